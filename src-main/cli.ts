@@ -1,0 +1,102 @@
+/**
+ * `courier`: the headless door onto the same core as the app, for scripted and scheduled
+ * deliveries. Exit codes: 0 ok, 1 failure, 2 usage error; an error is one line on stderr.
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { app } from './core/app-info.js';
+import { CourierError, UsageError } from './core/errors.js';
+import type { CliIO } from './cli/command.js';
+import { commands } from './cli/commands.js';
+
+/** The text of `courier --help`. */
+export function helpText(): string {
+  const width = Math.max(...commands.map((c) => c.name.length), 9);
+  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return [
+    `${app.productName} ${app.version}: deliver a catalog to the audio-analysis service.`,
+    '',
+    'Usage: courier <command> [options]',
+    '       courier <command> --help',
+    '',
+    'Commands:',
+    ...(lines.length > 0 ? lines : ['  (none yet)']),
+    '',
+    'Options:',
+    `  ${'--help'.padEnd(width)}  show this help`,
+    `  ${'--version'.padEnd(width)}  print the version`,
+    '',
+    'Data directory: $COURIER_HOME, or the OS application-data folder.',
+  ].join('\n');
+}
+
+/** Runs one command line and resolves to the exit code. */
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    io.out(helpText());
+    return first === undefined ? 2 : 0;
+  }
+  if (first === '--version' || first === '-V') {
+    io.out(app.version);
+    return 0;
+  }
+  const command = commands.find((c) => c.name === first);
+  if (!command) {
+    io.err(`courier: unknown command '${first}' (see courier --help)`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(`Usage: ${command.usage}\n\n${command.summary}`);
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`courier ${command.name}: ${error.message}`);
+      return 2;
+    }
+    if (error instanceof CourierError) {
+      io.err(`courier ${command.name}: ${error.message}`);
+      return 1;
+    }
+    if (isArgumentError(error)) {
+      io.err(`courier ${command.name}: ${(error as Error).message} (usage: ${command.usage})`);
+      return 2;
+    }
+    io.err(`courier ${command.name}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+/** node:util parseArgs reports bad flags with these codes. */
+function isArgumentError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const stopRequested = new Promise<void>((done) => {
+    process.once('SIGINT', () => done());
+    process.once('SIGTERM', () => done());
+  });
+  const io: CliIO = {
+    out: (text) => process.stdout.write(`${text}\n`),
+    err: (text) => process.stderr.write(`${text}\n`),
+    env: process.env,
+    stopRequested,
+  };
+  runCli(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+      // Commands that keep servers or sockets open end when they return.
+      setImmediate(() => process.exit(code));
+    },
+    (error: unknown) => {
+      process.stderr.write(`courier: ${String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,17 @@
+/** What every `courier` command is: a name, one line of help, its usage and how to run it. */
+export interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  /** Runs the command; resolves to the process exit code (0 ok, 1 failure, 2 usage). */
+  run(args: string[], io: CliIO): Promise<number>;
+}
+
+/** Where a command writes: stdout carries only its output, stderr everything else. */
+export interface CliIO {
+  out(text: string): void;
+  err(text: string): void;
+  env: NodeJS.ProcessEnv;
+  /** Resolves when the user asks the command to stop (SIGINT/SIGTERM). */
+  stopRequested: Promise<void>;
+}

@@ -1,0 +1,4 @@
+import type { Command } from './command.js';
+
+/** Every `courier` command, in the order `courier --help` lists them. */
+export const commands: Command[] = [];

@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
+
+import { CourierError } from '../errors.js';
+
+/** A local file the user handed to Courier (dropped, picked or named on the command line). */
+export interface GrantedPath {
+  id: string;
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** What the renderer says about a file; main checks it against the disk before trusting it. */
+export interface FileClaim {
+  size: number;
+  lastModified: number;
+}
+
+/**
+ * Main touches only files the user granted: this registry is the list. Ids are derived from the
+ * absolute path so the same file granted twice is one entry, and stay stable across restarts.
+ */
+export class FileGrants {
+  readonly #byId = new Map<string, GrantedPath>();
+
+  /** Grants a file after checking it exists, is a regular file and matches the claim. */
+  async grant(path: string, claim?: FileClaim): Promise<GrantedPath> {
+    if (!isAbsolute(path)) throw new CourierError('not_granted', `Not an absolute path: ${path}`);
+    const info = await stat(path).catch(() => null);
+    if (!info?.isFile()) throw new CourierError('not_found', `No such file: ${path}`);
+    if (claim && !sameFile(info, claim)) {
+      throw new CourierError('changed', `The file changed since it was picked: ${path}`);
+    }
+    const granted: GrantedPath = { id: fileId(path), path, size: info.size, mtimeMs: info.mtimeMs };
+    this.#byId.set(granted.id, granted);
+    return granted;
+  }
+
+  /** The granted file with this id; an id that was never granted is refused. */
+  get(id: string): GrantedPath {
+    const granted = this.#byId.get(id);
+    if (!granted) throw new CourierError('not_granted', `File ${id} was not granted by the user.`);
+    return granted;
+  }
+
+  get size(): number {
+    return this.#byId.size;
+  }
+}
+
+/** The stable id of a local file, derived from its absolute path. */
+export function fileId(path: string): string {
+  return createHash('sha256').update(path.normalize('NFC')).digest('hex').slice(0, 24);
+}
+
+/** Whether a file on disk is the one the renderer describes (size, and mtime to the ms). */
+export function sameFile(info: { size: number; mtimeMs: number }, claim: FileClaim): boolean {
+  return info.size === claim.size && Math.abs(Math.trunc(info.mtimeMs) - claim.lastModified) <= 1;
+}

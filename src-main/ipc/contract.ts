@@ -1,0 +1,158 @@
+/**
+ * The one contract between the renderer and the main side (Electron main, browser host).
+ * Channel names are `domain:verb`; every request has a runtime schema that main checks before
+ * anything runs; every result is an envelope, never a thrown error. Pure: bundled into the
+ * preload and the renderer too.
+ */
+import * as v from 'valibot';
+
+/** What a failed operation tells the renderer: a stable code and one human sentence. */
+export interface ErrorInfo {
+  code: string;
+  message: string;
+}
+
+/** The result of every operation across the process boundary. */
+export type Envelope<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo };
+
+/** The part of a DOM `File` the contract needs; a browser `File` satisfies it. */
+export interface FileLike {
+  readonly name: string;
+  readonly size: number;
+  readonly lastModified: number;
+}
+
+/** A file the user dropped or picked, with its path relative to what they dropped or picked. */
+export interface PickedFile {
+  file: FileLike;
+  /** `Album/CD1/01.flac` for a file inside a picked folder, the bare name for a lone file. */
+  relativePath: string;
+}
+
+const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
+const count = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
+
+const FileRefSchema = v.strictObject({
+  name: v.pipe(text(1024), v.minLength(1)),
+  relativePath: text(4096),
+  size: count,
+  lastModified: count,
+  /** Set by the Electron preload from `webUtils.getPathForFile`; absent in a browser. */
+  path: v.optional(v.pipe(text(4096), v.minLength(1))),
+});
+
+/** A file the user dropped or picked, as it travels to main. */
+export type FileRef = v.InferOutput<typeof FileRefSchema>;
+
+/** Every operation: its channel and the schema its request must satisfy. */
+export const operations = {
+  appInfo: { channel: 'app:info', request: v.strictObject({}) },
+  grantFiles: {
+    channel: 'files:grant',
+    request: v.strictObject({ files: v.pipe(v.array(FileRefSchema), v.maxLength(200_000)) }),
+  },
+} as const;
+
+export type OperationName = keyof typeof operations;
+export type Channel = (typeof operations)[OperationName]['channel'];
+export type RequestOf<N extends OperationName> = v.InferOutput<(typeof operations)[N]['request']>;
+
+/** What `app:info` returns. */
+export interface AppInfo {
+  name: string;
+  productName: string;
+  version: string;
+  /** Which door the renderer came through. */
+  host: 'electron' | 'web';
+  platform: string;
+  dataDir: string;
+}
+
+/** A file main may now read: the renderer refers to it by `id` from then on. */
+export interface GrantedFile {
+  id: string;
+  name: string;
+  relativePath: string;
+  size: number;
+}
+
+export interface GrantResult {
+  granted: GrantedFile[];
+  refused: Array<{ relativePath: string; reason: string }>;
+}
+
+interface Results {
+  appInfo: AppInfo;
+  grantFiles: GrantResult;
+}
+
+export type ResultOf<N extends OperationName> = Results[N];
+
+/** Events main pushes to the renderer, by name, with their payloads. */
+export interface EventPayloads {
+  'app:notice': { level: 'info' | 'warning' | 'error'; message: string };
+}
+
+export type EventName = keyof EventPayloads;
+
+/** Every event name, for the doors that must refuse any other. */
+export const eventNames: readonly EventName[] = ['app:notice'];
+
+/** Operations whose renderer-side signature differs from their wire request. */
+type SpecialOperations = 'grantFiles';
+
+/**
+ * The API the renderer sees, identical whether the preload or the WebSocket provides it:
+ * one named method per operation, plus `on` for events (it returns the unsubscribe).
+ */
+export type CourierApi = {
+  [N in Exclude<OperationName, SpecialOperations>]: (
+    request: RequestOf<N>,
+  ) => Promise<Envelope<ResultOf<N>>>;
+} & {
+  /** Hands dropped or picked files to main, which checks them and grants access by id. */
+  grantFiles(files: readonly PickedFile[]): Promise<Envelope<GrantResult>>;
+  on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
+};
+
+/** The wire form of a dropped file; `path` only where the host can know it (Electron). */
+export function fileRefOf({ file, relativePath }: PickedFile, path?: string): FileRef {
+  const ref: FileRef = {
+    name: file.name,
+    relativePath: relativePath || file.name,
+    size: file.size,
+    lastModified: Math.trunc(file.lastModified),
+  };
+  if (path) ref.path = path;
+  return ref;
+}
+
+const channelToOperation = new Map<string, OperationName>(
+  Object.entries(operations).map(([name, op]) => [op.channel, name as OperationName]),
+);
+
+/** The operation a channel names, or undefined for a channel the contract does not have. */
+export function operationOf(channel: string): OperationName | undefined {
+  return channelToOperation.get(channel);
+}
+
+/** Checks a request against its operation's schema; the issue names the field at fault. */
+export function parseRequest<N extends OperationName>(
+  name: N,
+  raw: unknown,
+): { ok: true; request: RequestOf<N> } | { ok: false; message: string } {
+  const result = v.safeParse(operations[name].request, raw ?? {});
+  if (result.success) return { ok: true, request: result.output as RequestOf<N> };
+  const issue = result.issues[0];
+  const path = issue.path?.map((item) => String(item.key)).join('.') || 'request';
+  return { ok: false, message: `${operations[name].channel}: ${path}: ${issue.message}` };
+}
+
+/** Wraps a value as a successful envelope. */
+export const ok = <T>(value: T): Envelope<T> => ({ ok: true, value });
+
+/** Wraps an error code and message as a failed envelope. */
+export const fail = (code: string, message: string): Envelope<never> => ({
+  ok: false,
+  error: { code, message },
+});

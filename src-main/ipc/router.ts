@@ -1,0 +1,99 @@
+/**
+ * Maps the contract onto core. Used unchanged by Electron's ipcMain and by the browser host:
+ * each hands it a channel and an untrusted request and gets an envelope back, never a throw.
+ */
+import { CourierError } from '../core/errors.js';
+import { app } from '../core/app-info.js';
+import type { CoreServices } from '../core/services.js';
+import {
+  fail,
+  ok,
+  operationOf,
+  parseRequest,
+  type Envelope,
+  type EventName,
+  type EventPayloads,
+  type FileRef,
+  type OperationName,
+  type RequestOf,
+  type ResultOf,
+} from './contract.js';
+
+/** What differs between the doors: who they are and how they find a dropped file on disk. */
+export interface HostAdapter {
+  kind: 'electron' | 'web';
+  /** The absolute path of a file the user dropped or picked, or null when it can't be found. */
+  locate(ref: FileRef): Promise<string | null>;
+}
+
+type Handlers = { [N in OperationName]: (request: RequestOf<N>) => Promise<ResultOf<N>> };
+type Listener = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
+
+export interface Router {
+  /** Validates and runs one request; the result is always an envelope. */
+  dispatch(channel: string, raw: unknown): Promise<Envelope<unknown>>;
+  /** Subscribes a door to main → renderer events; returns the unsubscribe. */
+  subscribe(listener: Listener): () => void;
+  /** Sends an event to every subscribed door. */
+  emit<E extends EventName>(event: E, payload: EventPayloads[E]): void;
+}
+
+/** Builds the router for one door over the core services. */
+export function createRouter(host: HostAdapter, services: CoreServices): Router {
+  const listeners = new Set<Listener>();
+
+  const handlers: Handlers = {
+    async appInfo() {
+      return { ...app, host: host.kind, platform: process.platform, dataDir: services.dataDir };
+    },
+    async grantFiles({ files }) {
+      const result: ResultOf<'grantFiles'> = { granted: [], refused: [] };
+      for (const ref of files) {
+        const path = await host.locate(ref);
+        if (!path) {
+          result.refused.push({ relativePath: ref.relativePath, reason: 'not found on disk' });
+          continue;
+        }
+        try {
+          const granted = await services.grants.grant(path, ref);
+          result.granted.push({
+            id: granted.id,
+            name: ref.name,
+            relativePath: ref.relativePath,
+            size: granted.size,
+          });
+        } catch (error) {
+          result.refused.push({ relativePath: ref.relativePath, reason: messageOf(error) });
+        }
+      }
+      return result;
+    },
+  };
+
+  return {
+    async dispatch(channel, raw) {
+      const name = operationOf(channel);
+      if (!name) return fail('unknown_channel', `Unknown operation: ${channel}`);
+      const parsed = parseRequest(name, raw);
+      if (!parsed.ok) return fail('invalid_request', parsed.message);
+      try {
+        const handler = handlers[name] as (request: unknown) => Promise<unknown>;
+        return ok(await handler(parsed.request));
+      } catch (error) {
+        if (error instanceof CourierError) return fail(error.code, error.message);
+        return fail('internal', `${channel} failed unexpectedly: ${messageOf(error)}`);
+      }
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    emit(event, payload) {
+      for (const listener of listeners) listener(event, payload);
+    },
+  };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

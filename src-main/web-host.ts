@@ -1,0 +1,191 @@
+/**
+ * The browser host: serves the built renderer and carries the IPC contract over a WebSocket on
+ * 127.0.0.1, so the real UI runs in a plain Chromium where Electron can't. A dev and test door:
+ * the same router as the app, guarded by a random per-run token and an Origin check.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { homedir } from 'node:os';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { WebSocketServer, type WebSocket } from 'ws';
+
+import { PickedFileFinder } from './core/files/find-picked-file.js';
+import { createServices, type CoreServices } from './core/services.js';
+import { fail } from './ipc/contract.js';
+import { createRouter, type Router } from './ipc/router.js';
+
+const RENDERER_DIR = fileURLToPath(new URL('../dist/renderer/', import.meta.url));
+const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+export interface WebHostOptions {
+  port?: number;
+  /** Folders whose files a browser may pick and main may then read (see PickedFileFinder). */
+  roots?: string[];
+  rendererDir?: string;
+  services?: CoreServices;
+}
+
+export interface WebHost {
+  /** The address to open, with the per-run token in the fragment (never sent to the server). */
+  url: string;
+  port: number;
+  router: Router;
+  close(): Promise<void>;
+}
+
+/** Starts the browser host on 127.0.0.1 and resolves once it accepts connections. */
+export async function startWebHost(options: WebHostOptions = {}): Promise<WebHost> {
+  const rendererDir = options.rendererDir ?? RENDERER_DIR;
+  if (!existsSync(join(rendererDir, 'index.html'))) {
+    throw new Error(`The renderer is not built (${rendererDir}): run npm run build:renderer`);
+  }
+  const token = randomBytes(24).toString('base64url');
+  const finder = new PickedFileFinder(options.roots ?? [homedir(), process.cwd()]);
+  const router = createRouter(
+    { kind: 'web', locate: (ref) => finder.find(ref.relativePath, ref) },
+    options.services ?? createServices(),
+  );
+
+  const server = createServer((request, response) => {
+    serveStatic(rendererDir, request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500);
+      response.end();
+    });
+  });
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  let origin = '';
+
+  server.on('upgrade', (request, socket, head) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    // Any web page the user visits can open a WebSocket to 127.0.0.1: only our own page, which
+    // alone knows the token, may talk to the router.
+    if (
+      url.pathname !== '/ipc' ||
+      request.headers.origin !== origin ||
+      !sameSecret(url.searchParams.get('token') ?? '', token)
+    ) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => serveSocket(ws, router));
+  });
+
+  await new Promise<void>((done, failed) => {
+    server.once('error', failed);
+    server.listen(options.port ?? 0, '127.0.0.1', () => done());
+  });
+  const { port } = server.address() as AddressInfo;
+  origin = `http://127.0.0.1:${port}`;
+
+  return {
+    url: `${origin}/#token=${token}`,
+    port,
+    router,
+    async close() {
+      for (const client of sockets.clients) client.terminate();
+      sockets.close();
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+    },
+  };
+}
+
+function serveSocket(ws: WebSocket, router: Router): void {
+  const unsubscribe = router.subscribe((event, payload) => {
+    ws.send(JSON.stringify({ event, payload }));
+  });
+  ws.on('close', unsubscribe);
+  ws.on('message', async (data) => {
+    let message: { id?: unknown; channel?: unknown; request?: unknown };
+    try {
+      message = JSON.parse(String(data));
+    } catch {
+      ws.send(JSON.stringify({ id: null, result: fail('invalid_request', 'Not JSON.') }));
+      return;
+    }
+    const id = typeof message.id === 'number' ? message.id : null;
+    const result =
+      typeof message.channel === 'string'
+        ? await router.dispatch(message.channel, message.request)
+        : fail('invalid_request', 'A message needs a channel.');
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, result }));
+  });
+}
+
+async function serveStatic(
+  root: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.writeHead(405).end();
+    return;
+  }
+  const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
+  const file = normalize(join(root, pathname === '/' ? 'index.html' : pathname));
+  if (!file.startsWith(resolve(root) + sep)) {
+    response.writeHead(404).end();
+    return;
+  }
+  const body = await readFile(file).catch(() => null);
+  if (!body) {
+    response.writeHead(404).end();
+    return;
+  }
+  response.writeHead(200, {
+    'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+  });
+  response.end(request.method === 'HEAD' ? undefined : body);
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '0' },
+      root: { type: 'string', multiple: true },
+    },
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`courier web: --port must be a port number, got ${values.port}`);
+    process.exit(2);
+  }
+  const roots = values.root?.map((root) => resolve(root));
+  const host = await startWebHost({ port, ...(roots ? { roots } : {}) });
+  console.log(`Catalog Courier is running. Open ${host.url}`);
+  const stop = () => void host.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main().catch((error: unknown) => {
+    console.error(`courier web: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}
