@@ -1,0 +1,45 @@
+import type { AppInfo, CourierApi } from '../../src-main/ipc/contract.js';
+import { LibraryState } from './library-state.svelte.js';
+
+/** The views of the app shell, in navigation order. */
+export const views = [
+  { id: 'library', label: 'Library', hint: 'Masters and their metadata' },
+  { id: 'deliver', label: 'Deliver', hint: 'Catalog, mode and pre-flight' },
+  { id: 'transfers', label: 'Transfers', hint: 'Uploads and ingestion in progress' },
+  { id: 'history', label: 'History', hint: 'Every delivery and its responses' },
+  { id: 'tags', label: 'Tags', hint: 'The service’s tag lexicology' },
+  { id: 'bucket', label: 'Bucket', hint: 'Delivery area and exports' },
+  { id: 'settings', label: 'Settings', hint: 'Transfers, defaults, data folder' },
+] as const;
+
+export type ViewId = (typeof views)[number]['id'];
+
+/** The app-wide state, created once in main.ts and passed down to the views. */
+export class AppState {
+  view = $state<ViewId>('library');
+  info = $state<AppInfo | null>(null);
+  connection = $state<'connecting' | 'ready' | 'failed'>('connecting');
+  connectionError = $state('');
+  readonly library: LibraryState;
+
+  constructor(readonly api: CourierApi) {
+    this.library = new LibraryState(api);
+  }
+
+  /** Asks main who it is; the shell shows the result or why it could not connect. */
+  async start(): Promise<void> {
+    const result = await this.api.appInfo({});
+    if (result.ok) {
+      this.info = result.value;
+      this.connection = 'ready';
+    } else {
+      this.connection = 'failed';
+      this.connectionError = result.error.message;
+    }
+  }
+
+  /** Switches the main area to another view. */
+  show(view: ViewId): void {
+    this.view = view;
+  }
+}

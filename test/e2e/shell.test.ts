@@ -1,0 +1,92 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { artifactPath, launchChromium } from '../support/chromium.js';
+import { startWebHostProcess, type WebHostProcess } from '../support/web-host-process.js';
+
+const packageJson = JSON.parse(await readFile('package.json', 'utf8')) as { version: string };
+
+describe('the app shell in Chromium through the browser host', () => {
+  let home: string;
+  let masters: string;
+  let host: WebHostProcess;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), 'courier-e2e-'));
+    masters = join(home, 'masters');
+    await mkdir(join(masters, 'Album One', 'CD2'), { recursive: true });
+    await writeFile(join(masters, 'Album One', '01 Opening.flac'), Buffer.alloc(2048, 1));
+    await writeFile(join(masters, 'Album One', 'CD2', '01 Reprise.flac'), Buffer.alloc(4096, 2));
+    host = await startWebHostProcess(['--port', '0', '--root', masters], {
+      COURIER_HOME: join(home, 'data'),
+    });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+    await page.goto(host.url);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await host?.stop();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('renders the navigation between every view', async () => {
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    for (const label of ['Library', 'Deliver', 'Transfers', 'History', 'Tags', 'Bucket', 'Settings']) {
+      await expect(nav.getByRole('button', { name: label }).isVisible()).resolves.toBe(true);
+    }
+    await page.getByRole('button', { name: 'History' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('History');
+  });
+
+  it('reaches main over IPC: app:info returns the version and data folder', async () => {
+    await page.getByTestId('connection').getByText(`v${packageJson.version}`).waitFor();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await expect(page.getByTestId('app-version').textContent()).resolves.toBe(packageJson.version);
+    await expect(page.getByText(join(home, 'data')).isVisible()).resolves.toBe(true);
+    await page.screenshot({ path: await artifactPath('shell-settings.png') });
+  });
+
+  it('takes a picked folder and main finds every file in it by path', async () => {
+    await page.getByRole('button', { name: 'Library' }).click();
+    await page.getByTestId('add-folder').setInputFiles(join(masters, 'Album One'));
+    await page.getByTestId('library-summary').getByText('2 files').waitFor();
+    const rows = await page
+      .getByTestId('library-files')
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => Array.from((tr as HTMLTableRowElement).cells, (td) => td.textContent?.trim())),
+      );
+    expect(rows).toEqual([
+      ['Album One/01 Opening.flac', '2.0 KB'],
+      ['Album One/CD2/01 Reprise.flac', '4.1 KB'],
+    ]);
+    await page.screenshot({ path: await artifactPath('shell-library.png') });
+  });
+
+  it('adds a folder picked twice only once', async () => {
+    await page.getByTestId('add-folder').setInputFiles(join(masters, 'Album One'));
+    await page.getByTestId('library-summary').getByText('2 files').waitFor();
+    await expect(page.getByTestId('library-files').locator('tbody tr').count()).resolves.toBe(2);
+  });
+
+  it('follows the OS colour scheme', async () => {
+    const background = () =>
+      page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    await page.emulateMedia({ colorScheme: 'light' });
+    const light = await background();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const dark = await background();
+    expect(light).toBe('rgb(246, 247, 249)');
+    expect(dark).toBe('rgb(20, 23, 28)');
+    await page.screenshot({ path: await artifactPath('shell-dark.png') });
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+});
