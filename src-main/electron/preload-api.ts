@@ -1,0 +1,39 @@
+import type { IpcRenderer, IpcRendererEvent, WebUtils } from 'electron';
+
+import {
+  eventNames,
+  fileRefOf,
+  operations,
+  type CourierApi,
+  type EventName,
+  type OperationName,
+} from '../ipc/contract.js';
+
+/**
+ * Builds the object the preload exposes as `window.courier`: one named method per contract
+ * operation, `on` for events (stripping Electron's event object, returning the unsubscribe).
+ * It never hands out `ipcRenderer` itself.
+ */
+export function createPreloadApi(
+  ipc: Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener'>,
+  webUtils: Pick<WebUtils, 'getPathForFile'>,
+): CourierApi {
+  const api: Record<string, unknown> = {};
+  for (const [name, op] of Object.entries(operations) as [OperationName, { channel: string }][]) {
+    api[name] = (request: unknown) => ipc.invoke(op.channel, request);
+  }
+  // Only a real File the user dropped or picked has a path: the renderer can't forge one.
+  api.grantFiles = (files: Parameters<CourierApi['grantFiles']>[0]) =>
+    ipc.invoke(operations.grantFiles.channel, {
+      files: files.map((picked) =>
+        fileRefOf(picked, webUtils.getPathForFile(picked.file as File) || undefined),
+      ),
+    });
+  api.on = (event: EventName, listener: (payload: unknown) => void) => {
+    if (!eventNames.includes(event)) throw new Error(`Unknown event: ${String(event)}`);
+    const forward = (_event: IpcRendererEvent, payload: unknown) => listener(payload);
+    ipc.on(event, forward);
+    return () => void ipc.removeListener(event, forward);
+  };
+  return Object.freeze(api) as CourierApi;
+}
