@@ -20,6 +20,8 @@ export class LibraryState {
         this.error = result.error.message;
         return;
       }
+      // A local lookup while merging, not state: a plain Set is right here.
+      // eslint-disable-next-line svelte/prefer-svelte-reactivity
       const known = new Set(this.files.map((file) => file.id));
       const fresh: GrantedFile[] = [];
       for (const file of result.value.granted) {

@@ -1,0 +1,71 @@
+// Lint holds the process boundaries (which code may import electron, which must stay pure)
+// as well as the usual TypeScript and Svelte rules.
+import { builtinModules } from 'node:module';
+
+import js from '@eslint/js';
+import importX from 'eslint-plugin-import-x';
+import svelte from 'eslint-plugin-svelte';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
+
+const noElectron = {
+  name: 'electron',
+  message: 'Only src-main/electron/** (the shell and its preload) may import electron.',
+};
+const noNode = {
+  group: ['node:*', ...builtinModules],
+  message: 'This code also runs in the renderer: it may not import Node built-ins.',
+};
+
+export default tseslint.config(
+  {
+    ignores: ['node_modules/', 'dist/', 'release/', 'test/artifacts/', 'test/lint/fixtures/'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...svelte.configs.recommended,
+  {
+    plugins: { 'import-x': importX },
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      'import-x/order': [
+        'error',
+        {
+          groups: ['builtin', 'external', ['internal', 'parent', 'sibling', 'index']],
+          'newlines-between': 'always',
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['**/*.svelte', '**/*.svelte.ts'],
+    languageOptions: {
+      parserOptions: {
+        parser: tseslint.parser,
+        extraFileExtensions: ['.svelte'],
+      },
+    },
+  },
+  // Everything main-side except the Electron shell: no electron.
+  {
+    files: ['src-main/**/*.ts', 'scripts/**', 'test/**/*.ts'],
+    ignores: ['src-main/electron/**', 'test/unit/electron/**', 'test/fakes/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },
+  },
+  // The model is bundled into the renderer: nothing from Node, nothing from electron.
+  {
+    files: ['src-main/core/model/**/*.ts', 'src-main/ipc/contract.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noNode] }] },
+  },
+  // The renderer is sandboxed: browser globals only, no Node, no electron.
+  {
+    files: ['src-renderer/**/*.{ts,svelte}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': ['error', { paths: [noElectron, ...nodeBuiltins], patterns: [noNode] }],
+    },
+  },
+);

@@ -1,0 +1,22 @@
+// Bundles the Electron main process and the preload into dist/main (CommonJS, as Electron's
+// sandboxed preload requires). Native modules and electron itself stay outside the bundle.
+import { build } from 'esbuild';
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  external: ['electron', '@napi-rs/keyring'],
+};
+
+await Promise.all([
+  build({ ...common, entryPoints: ['src-main/electron/main.ts'], outfile: 'dist/main/main.cjs' }),
+  build({
+    ...common,
+    entryPoints: ['src-main/electron/preload.ts'],
+    outfile: 'dist/main/preload.cjs',
+  }),
+]);
