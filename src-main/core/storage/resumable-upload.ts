@@ -1,0 +1,560 @@
+import { open, stat } from 'node:fs/promises';
+
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  HeadObjectCommand,
+  ListPartsCommand,
+  PutObjectCommand,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+
+import { CourierError } from '../errors.js';
+
+import { expectedEtags, readFully, transferableBuffer } from './file-checksum.js';
+import { assertDeliveryKey } from './object-key.js';
+import { choosePartSize, partCount, partRange } from './part-size.js';
+import { backoffDelay, classifyFailure, sleep } from './retry.js';
+import { isUnsupported } from './s3-capabilities.js';
+import type { RestartReason, UploadContext } from './upload-context.js';
+import {
+  type JournalEntry,
+  type JournalPart,
+  JournalWriter,
+  journalFile,
+  readJournal,
+  removeJournal,
+} from './upload-journal.js';
+import { acquireKeyLock } from './upload-lock.js';
+
+/** One file to upload and the key it goes to. */
+export interface UploadItem {
+  localPath: string;
+  key: string;
+}
+
+/** How one file ended. */
+export type FileOutcome =
+  | { key: string; localPath: string; status: 'uploaded' | 'skipped'; size: number }
+  | {
+      key: string;
+      localPath: string;
+      status: 'failed' | 'canceled';
+      code: string;
+      message: string;
+    };
+
+/** Thrown inside a file's upload to start it over with a fresh multipart upload. */
+class RestartFile extends Error {
+  constructor(readonly reason: RestartReason) {
+    super(reason);
+  }
+}
+
+const etagOf = (value: string | undefined): string => (value ?? '').replaceAll('"', '');
+
+/**
+ * Runs one S3 request with retries: exponential backoff with full jitter on network errors and
+ * 5xx, the shared budget halved on SlowDown / 429. `attempt` builds and sends a fresh request
+ * each time, so every attempt is signed just before it leaves (no stale signatures in queues).
+ */
+export async function withRetries<T>(
+  ctx: UploadContext,
+  key: string,
+  operation: string,
+  attempt: (n: number) => Promise<T>,
+): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      const result = await attempt(n);
+      ctx.budget.onSuccess();
+      return result;
+    } catch (error) {
+      if (ctx.signal.aborted) throw ctx.signal.reason;
+      const kind = classifyFailure(error);
+      if ((kind !== 'retry' && kind !== 'slow-down') || n >= ctx.maxAttempts) throw error;
+      if (kind === 'slow-down' && ctx.budget.onThrottle()) {
+        ctx.emit({ type: 'concurrency', limit: ctx.budget.limit });
+      }
+      const delayMs =
+        backoffDelay(n, ctx.retryBaseMs) + (kind === 'slow-down' ? ctx.retryBaseMs : 0);
+      ctx.emit({ type: 'retry', key, operation, attempt: n, delayMs, reason: describe(error) });
+      await sleep(delayMs, ctx.signal);
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  const e = error as { name?: string; code?: string; message?: string };
+  return [e?.name, e?.code, e?.message].filter(Boolean).join(': ').slice(0, 200);
+}
+
+/**
+ * Uploads one file to its key and confirms it with HeadObject: a single PUT for small files,
+ * otherwise a multipart upload resumed from its journal (reconciled with ListParts where the
+ * server has it). Never throws: every ending is a FileOutcome.
+ */
+export async function uploadFile(ctx: UploadContext, item: UploadItem): Promise<FileOutcome> {
+  const { key, localPath } = item;
+  let release: (() => Promise<void>) | undefined;
+  let writer: JournalWriter | undefined;
+  try {
+    assertDeliveryKey(key);
+    await ctx.whenRunning();
+    release = await acquireKeyLock(journalFile(ctx.dataDir, ctx.bucket, key));
+    for (let restarts = 0; ; restarts++) {
+      try {
+        return await uploadOnce(ctx, item, (w) => (writer = w));
+      } catch (error) {
+        if (!(error instanceof RestartFile) || restarts >= 2) throw error;
+        ctx.emit({ type: 'file-restarted', key, reason: error.reason });
+      }
+    }
+  } catch (error) {
+    if (ctx.signal.aborted) {
+      await abandon(ctx, key, writer?.entry);
+      return { key, localPath, status: 'canceled', code: 'canceled', message: 'Upload canceled.' };
+    }
+    const { code, message } = explain(error, key, localPath);
+    ctx.emit({ type: 'file-failed', key, localPath, code, message });
+    return { key, localPath, status: 'failed', code, message };
+  } finally {
+    await release?.();
+  }
+}
+
+async function uploadOnce(
+  ctx: UploadContext,
+  { key, localPath }: UploadItem,
+  onWriter: (writer: JournalWriter) => void,
+): Promise<FileOutcome> {
+  const info = await stat(localPath);
+  const size = info.size;
+  const mtimeMs = Math.floor(info.mtimeMs);
+  const partSize = choosePartSize(size, ctx.partSizeFloor);
+  ctx.progress.addFile(key, size);
+  let journal = await readJournal(ctx.dataDir, ctx.bucket, key);
+
+  const sameLocal = (entry: JournalEntry): boolean =>
+    entry.size === size && entry.mtimeMs === mtimeMs;
+  if (journal?.state === 'uploading' && (!sameLocal(journal) || journal.partSize !== partSize)) {
+    // The local file changed since the upload began: its parts can't be reused.
+    await abandon(ctx, key, journal);
+    ctx.emit({
+      type: 'file-restarted',
+      key,
+      reason: sameLocal(journal) ? 'part-size-changed' : 'local-file-changed',
+    });
+    journal = undefined;
+  }
+  if (
+    journal?.state !== 'uploading' &&
+    (await alreadyInBucket(ctx, key, localPath, size, partSize, journal, mtimeMs))
+  ) {
+    ctx.progress.confirm(key, size);
+    ctx.progress.fileDone(key);
+    ctx.emit({ type: 'file-skipped', key, localPath, size, reason: 'already-in-bucket' });
+    return { key, localPath, status: 'skipped', size };
+  }
+
+  const writerFor = (entry: JournalEntry): JournalWriter => {
+    const writer = new JournalWriter(ctx.dataDir, entry);
+    onWriter(writer);
+    return writer;
+  };
+  let etag: string;
+  if (size <= ctx.partSizeFloor) {
+    ctx.emit({ type: 'file-start', key, localPath, size, resumedBytes: 0, multipart: false });
+    etag = await putSmall(ctx, key, localPath, size);
+    ctx.progress.confirm(key, size);
+  } else {
+    etag = await uploadMultipart(ctx, key, localPath, size, mtimeMs, partSize, journal, writerFor);
+  }
+  await verifyObject(ctx, key, size);
+  const done: JournalEntry = {
+    version: 1,
+    bucket: ctx.bucket,
+    key,
+    localPath,
+    size,
+    mtimeMs,
+    state: 'complete',
+    parts: [],
+    etag,
+    updatedAt: '',
+  };
+  await new JournalWriter(ctx.dataDir, done).commit();
+  ctx.progress.fileDone(key);
+  ctx.emit({ type: 'file-done', key, localPath, size, etag });
+  return { key, localPath, status: 'uploaded', size };
+}
+
+/** True when the bucket already holds this file: same size and, where we can tell, same bytes. */
+async function alreadyInBucket(
+  ctx: UploadContext,
+  key: string,
+  localPath: string,
+  size: number,
+  partSize: number,
+  journal: JournalEntry | undefined,
+  mtimeMs: number,
+): Promise<boolean> {
+  const head = await withRetries(ctx, key, 'HeadObject', () =>
+    ctx.client.send(new HeadObjectCommand({ Bucket: ctx.bucket, Key: key }), {
+      abortSignal: ctx.signal,
+    }),
+  ).catch((error: unknown) => {
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (status === 404) return undefined;
+    throw error;
+  });
+  if (!head || head.ContentLength !== size) return false;
+  const remote = etagOf(head.ETag);
+  // Our own finished upload of this very file: nothing to re-read.
+  if (journal?.state === 'complete' && journal.size === size && journal.mtimeMs === mtimeMs) {
+    return journal.etag === remote;
+  }
+  const floor = ctx.partSizeFloor;
+  const candidates = await expectedEtags(
+    localPath,
+    size,
+    size <= floor ? Math.max(size, 1) : partSize,
+    ctx.hashes,
+  );
+  return candidates.includes(remote);
+}
+
+async function putSmall(
+  ctx: UploadContext,
+  key: string,
+  localPath: string,
+  size: number,
+): Promise<string> {
+  const response = await withRetries(ctx, key, 'PutObject', async (attempt) => {
+    const { data, md5 } = await loadSlice(ctx, localPath, 0, size);
+    try {
+      ctx.emit({ type: 'part-start', key, partNumber: 1, bytes: size, attempt });
+      ctx.stats.bytesSent += size;
+      return await ctx.client.send(
+        new PutObjectCommand({
+          Bucket: ctx.bucket,
+          Key: key,
+          Body: data,
+          ContentLength: size,
+          ContentMD5: md5,
+        }),
+        { abortSignal: ctx.signal },
+      );
+    } finally {
+      ctx.budget.release();
+    }
+  });
+  return etagOf(response.ETag);
+}
+
+/**
+ * Takes a budget slot, then reads and hashes a slice. Memory is bounded by the budget: a buffer
+ * exists only while its slot is held. The caller releases the slot.
+ */
+async function loadSlice(
+  ctx: UploadContext,
+  localPath: string,
+  start: number,
+  length: number,
+  signal: AbortSignal = ctx.signal,
+): Promise<{ data: Buffer; md5: string }> {
+  await ctx.whenRunning();
+  await ctx.budget.acquire(signal);
+  try {
+    if (ctx.limiter) await ctx.limiter.take(length, ctx.signal);
+    const handle = await open(localPath, 'r');
+    const buffer = transferableBuffer(length);
+    try {
+      await readFully(handle, buffer, start, length);
+    } finally {
+      await handle.close();
+    }
+    const { data, md5 } = await ctx.hashes.md5(buffer);
+    return { data, md5: md5.toString('base64') };
+  } catch (error) {
+    ctx.budget.release();
+    throw error;
+  }
+}
+
+async function uploadMultipart(
+  ctx: UploadContext,
+  key: string,
+  localPath: string,
+  size: number,
+  mtimeMs: number,
+  partSize: number,
+  journal: JournalEntry | undefined,
+  writerFor: (entry: JournalEntry) => JournalWriter,
+): Promise<string> {
+  let entry = journal?.state === 'uploading' ? journal : undefined;
+  if (entry) entry.parts = await reconcile(ctx, key, entry);
+  if (!entry) {
+    const created = await withRetries(ctx, key, 'CreateMultipartUpload', () =>
+      ctx.client.send(new CreateMultipartUploadCommand({ Bucket: ctx.bucket, Key: key }), {
+        abortSignal: ctx.signal,
+      }),
+    );
+    entry = {
+      version: 1,
+      bucket: ctx.bucket,
+      key,
+      localPath,
+      size,
+      mtimeMs,
+      state: 'uploading',
+      uploadId: created.UploadId!,
+      partSize,
+      parts: [],
+      updatedAt: '',
+    };
+  }
+  const writer = writerFor(entry);
+  // Journal the upload id before the first part, so a crash can always resume or abort it.
+  await writer.commit();
+  const uploadId = entry.uploadId!;
+  const done = new Set(entry.parts.map((p) => p.partNumber));
+  const resumedBytes = entry.parts.reduce((sum, p) => sum + p.size, 0);
+  ctx.progress.confirm(key, resumedBytes);
+  ctx.emit({ type: 'file-start', key, localPath, size, resumedBytes, multipart: true });
+
+  const fileAbort = new AbortController();
+  const onRunAbort = (): void => fileAbort.abort(ctx.signal.reason);
+  ctx.signal.addEventListener('abort', onRunAbort, { once: true });
+  let confirmedHere = 0;
+  const total = partCount(size, partSize);
+  const sendPart = async (partNumber: number): Promise<void> => {
+    const { start, end } = partRange(size, partSize, partNumber);
+    const bytes = end - start;
+    const part = await withRetries(ctx, key, `UploadPart ${partNumber}`, async (attempt) => {
+      fileAbort.signal.throwIfAborted();
+      const { data, md5 } = await loadSlice(ctx, localPath, start, bytes, fileAbort.signal);
+      try {
+        ctx.emit({ type: 'part-start', key, partNumber, bytes, attempt });
+        ctx.stats.bytesSent += bytes;
+        const response = await ctx.client.send(
+          new UploadPartCommand({
+            Bucket: ctx.bucket,
+            Key: key,
+            UploadId: uploadId,
+            PartNumber: partNumber,
+            Body: data,
+            ContentLength: bytes,
+            ContentMD5: md5,
+          }),
+          { abortSignal: fileAbort.signal },
+        );
+        return { partNumber, etag: etagOf(response.ETag), md5, size: bytes } satisfies JournalPart;
+      } finally {
+        ctx.budget.release();
+      }
+    });
+    entry.parts.push(part);
+    await writer.commit();
+    confirmedHere += bytes;
+    ctx.progress.confirm(key, bytes);
+    ctx.emit({ type: 'part-done', key, partNumber, bytes });
+  };
+  try {
+    const pending: Promise<void>[] = [];
+    for (let n = 1; n <= total; n++) {
+      if (done.has(n)) continue;
+      pending.push(
+        sendPart(n).catch((error: unknown) => {
+          fileAbort.abort(error);
+          throw error;
+        }),
+      );
+    }
+    const results = await Promise.allSettled(pending);
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) throw firstCause(failure.reason, results);
+  } catch (error) {
+    if (classifyFailure(error) === 'no-such-upload') {
+      // The upload expired or was aborted elsewhere: take its bytes back and start this file over.
+      ctx.progress.confirm(key, -(confirmedHere + resumedBytes));
+      await removeJournal(ctx.dataDir, ctx.bucket, key);
+      throw new RestartFile('upload-expired');
+    }
+    throw error;
+  } finally {
+    ctx.signal.removeEventListener('abort', onRunAbort);
+  }
+
+  const parts = [...entry.parts].sort((a, b) => a.partNumber - b.partNumber);
+  try {
+    const completed = await withRetries(ctx, key, 'CompleteMultipartUpload', () =>
+      ctx.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: ctx.bucket,
+          Key: key,
+          UploadId: uploadId,
+          MultipartUpload: {
+            Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: `"${p.etag}"` })),
+          },
+        }),
+        { abortSignal: ctx.signal },
+      ),
+    );
+    return etagOf(completed.ETag);
+  } catch (error) {
+    if (classifyFailure(error) !== 'no-such-upload') throw error;
+    // A retried Complete whose first answer was lost finds the upload gone: it may have worked.
+    const head = await ctx.client
+      .send(new HeadObjectCommand({ Bucket: ctx.bucket, Key: key }), { abortSignal: ctx.signal })
+      .catch(() => undefined);
+    if (head?.ContentLength === size) return etagOf(head.ETag);
+    ctx.progress.confirm(key, -(confirmedHere + resumedBytes));
+    await removeJournal(ctx.dataDir, ctx.bucket, key);
+    throw new RestartFile('upload-expired');
+  }
+}
+
+/** Prefers a real cause over the aborts it triggered in sibling parts. */
+function firstCause(reason: unknown, results: PromiseSettledResult<void>[]): unknown {
+  for (const r of results) {
+    if (r.status === 'rejected' && (r.reason as { name?: string })?.name !== 'AbortError')
+      return r.reason;
+  }
+  return reason;
+}
+
+/**
+ * Which journaled parts S3 still holds, asked with ListParts (paginated). A part counts only when
+ * the server has it with the ETag we journaled; where ListParts isn't implemented (s3rver) the
+ * journal is trusted. NoSuchUpload means the upload expired: start over.
+ */
+async function reconcile(
+  ctx: UploadContext,
+  key: string,
+  entry: JournalEntry,
+): Promise<JournalPart[]> {
+  if (!ctx.capabilities.listParts) return entry.parts;
+  const onServer = new Map<number, { etag: string; size: number }>();
+  let marker: string | undefined;
+  try {
+    do {
+      const page = await withRetries(ctx, key, 'ListParts', () =>
+        ctx.client.send(
+          new ListPartsCommand({
+            Bucket: ctx.bucket,
+            Key: key,
+            UploadId: entry.uploadId,
+            PartNumberMarker: marker,
+          }),
+          { abortSignal: ctx.signal },
+        ),
+      );
+      for (const p of page.Parts ?? [])
+        onServer.set(p.PartNumber!, { etag: etagOf(p.ETag), size: p.Size ?? -1 });
+      marker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
+    } while (marker);
+  } catch (error) {
+    if (isUnsupported(error)) {
+      ctx.capabilities.listParts = false;
+      return entry.parts;
+    }
+    if (classifyFailure(error) === 'no-such-upload') {
+      await removeJournal(ctx.dataDir, ctx.bucket, key);
+      throw new RestartFile('upload-expired');
+    }
+    throw error;
+  }
+  return entry.parts.filter((p) => {
+    const remote = onServer.get(p.partNumber);
+    return remote?.etag === p.etag && remote.size === p.size;
+  });
+}
+
+/** Aborts a multipart upload we started (best effort) and clears its journal. */
+async function abandon(
+  ctx: UploadContext,
+  key: string,
+  entry: JournalEntry | undefined,
+): Promise<void> {
+  if (entry?.state === 'uploading' && entry.uploadId && ctx.capabilities.abortMultipart) {
+    try {
+      await ctx.client.send(
+        new AbortMultipartUploadCommand({ Bucket: ctx.bucket, Key: key, UploadId: entry.uploadId }),
+      );
+    } catch (error) {
+      if (isUnsupported(error)) ctx.capabilities.abortMultipart = false;
+    }
+  }
+  if (entry?.state === 'uploading') await removeJournal(ctx.dataDir, ctx.bucket, key);
+}
+
+/** Confirms the object is in the bucket with the file's size. */
+async function verifyObject(ctx: UploadContext, key: string, size: number): Promise<void> {
+  const head = await withRetries(ctx, key, 'HeadObject', () =>
+    ctx.client.send(new HeadObjectCommand({ Bucket: ctx.bucket, Key: key }), {
+      abortSignal: ctx.signal,
+    }),
+  );
+  if (head.ContentLength !== size) {
+    throw new CourierError(
+      'verify-failed',
+      `After upload, ${key} holds ${head.ContentLength} bytes instead of ${size}; run the upload again.`,
+    );
+  }
+}
+
+/** Turns any failure into a stable code and one clear message. */
+function explain(
+  error: unknown,
+  key: string,
+  localPath: string,
+): { code: string; message: string } {
+  if (error instanceof CourierError) return { code: error.code, message: error.message };
+  const e = error as {
+    name?: string;
+    code?: string;
+    message?: string;
+    $metadata?: { httpStatusCode?: number };
+  };
+  const status = e?.$metadata?.httpStatusCode;
+  if (e?.code === 'ENOENT') {
+    return {
+      code: 'file-missing',
+      message: `${localPath} is gone; put it back or leave it out of the delivery.`,
+    };
+  }
+  if (e?.code === 'EACCES' || e?.code === 'EPERM') {
+    return {
+      code: 'file-unreadable',
+      message: `${localPath} can't be read; check its permissions.`,
+    };
+  }
+  if (e?.name === 'AccessDenied' || status === 403) {
+    return {
+      code: 'access-denied',
+      message: `The bucket refused to store ${key} (AccessDenied); the delivery key may be read-only or wrong — check the profile's bucket credentials.`,
+    };
+  }
+  if (e?.name === 'NoSuchBucket') {
+    return {
+      code: 'no-such-bucket',
+      message: `The bucket doesn't exist; check the profile's bucket name and region.`,
+    };
+  }
+  if (e?.name === 'InvalidAccessKeyId' || e?.name === 'SignatureDoesNotMatch') {
+    return {
+      code: 'bad-credentials',
+      message: `The bucket rejected the credentials (${e.name}); check the access key and secret.`,
+    };
+  }
+  const kind = classifyFailure(error);
+  if (kind === 'retry' || kind === 'slow-down') {
+    return {
+      code: 'network',
+      message: `Uploading ${key} kept failing (${describe(error)}); check the connection and run the upload again — it resumes.`,
+    };
+  }
+  return { code: 'upload-failed', message: `Uploading ${key} failed: ${describe(error)}.` };
+}

@@ -1,0 +1,63 @@
+import { Agent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+
+import { S3Client } from '@aws-sdk/client-s3';
+
+/** Where and as whom to reach a delivery bucket. Secrets stay in memory; never log this. */
+export interface S3Target {
+  /** Custom S3-protocol endpoint (sandbox, MinIO, moto); unset for AWS itself. */
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Path-style addressing; defaults to true whenever `endpoint` is set. */
+  forcePathStyle?: boolean;
+}
+
+/** Network options of the client. */
+export interface S3ClientOptions {
+  /** Sockets to keep per host; at least the upload concurrency. */
+  maxSockets?: number;
+  /** A request whose socket is idle this long is abandoned (and retried by our own retry). */
+  requestTimeoutMs?: number;
+  connectionTimeoutMs?: number;
+}
+
+/**
+ * Builds the S3 client for a target. The SDK's own retries are off (`maxAttempts: 1`): the
+ * uploader retries with its own backoff and budget, and every attempt is signed afresh just
+ * before it is sent. Checksums are sent only where required; the uploader adds Content-MD5 per
+ * part itself, because s3rver can't read the SDK's default aws-chunked trailer checksums.
+ */
+export function createS3Client(target: S3Target, options: S3ClientOptions = {}): S3Client {
+  const maxSockets = options.maxSockets ?? 32;
+  const client = new S3Client({
+    region: target.region,
+    ...(target.endpoint ? { endpoint: target.endpoint } : {}),
+    forcePathStyle: target.forcePathStyle ?? Boolean(target.endpoint),
+    credentials: { accessKeyId: target.accessKeyId, secretAccessKey: target.secretAccessKey },
+    maxAttempts: 1,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    // Handler options as a plain object: the SDK builds its Node handler from them.
+    requestHandler: {
+      httpAgent: new Agent({ keepAlive: true, maxSockets }),
+      httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets }),
+      requestTimeout: options.requestTimeoutMs ?? 60_000,
+      connectionTimeout: options.connectionTimeoutMs ?? 10_000,
+    },
+  });
+  // Parts carry a signed Content-MD5 that the server verifies; hashing the body a second time
+  // (SHA-256 for the signature) would cost main-thread CPU for no extra integrity.
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      const request = args.request as { headers?: Record<string, string> };
+      if (request.headers?.['content-md5'])
+        request.headers['x-amz-content-sha256'] = 'UNSIGNED-PAYLOAD';
+      return next(args);
+    },
+    { step: 'build', name: 'courierUnsignedPayload' },
+  );
+  return client;
+}

@@ -1,0 +1,86 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+
+import type { ConcurrencyBudget } from './concurrency-budget.js';
+import type { HashPool } from './file-checksum.js';
+import type { ProgressSnapshot, ProgressTracker } from './progress.js';
+import type { RateLimiter } from './rate-limiter.js';
+import type { S3Capabilities } from './s3-capabilities.js';
+
+/** Why a file's upload started over from its first part. */
+export type RestartReason = 'local-file-changed' | 'upload-expired' | 'part-size-changed';
+
+/** Everything the uploader tells its listeners (the CLI's lines, the app's progress view). */
+export type UploadEvent =
+  | {
+      type: 'file-start';
+      key: string;
+      localPath: string;
+      size: number;
+      resumedBytes: number;
+      multipart: boolean;
+    }
+  | {
+      type: 'file-skipped';
+      key: string;
+      localPath: string;
+      size: number;
+      reason: 'already-in-bucket';
+    }
+  | { type: 'file-done'; key: string; localPath: string; size: number; etag: string }
+  | { type: 'file-failed'; key: string; localPath: string; code: string; message: string }
+  | { type: 'file-restarted'; key: string; reason: RestartReason }
+  | { type: 'part-start'; key: string; partNumber: number; bytes: number; attempt: number }
+  | { type: 'part-done'; key: string; partNumber: number; bytes: number }
+  | {
+      type: 'retry';
+      key: string;
+      operation: string;
+      attempt: number;
+      delayMs: number;
+      reason: string;
+    }
+  | { type: 'concurrency'; limit: number }
+  | { type: 'paused' }
+  | { type: 'resumed' }
+  | ({ type: 'progress' } & ProgressSnapshot);
+
+/** Tunables of an upload run; every field has a sensible default. */
+export interface UploadOptions {
+  /** Transfers in flight at once, files and parts together (default 8). */
+  concurrency?: number;
+  /** Optional bandwidth limit in bytes per second. */
+  bytesPerSecond?: number;
+  /** Attempts per request before a file fails (default 8). */
+  maxAttempts?: number;
+  /** Base of the exponential backoff, in ms (default 250). */
+  retryBaseMs?: number;
+  /** Idle-socket timeout per request, in ms (default 60 s): a stalled request is retried. */
+  requestTimeoutMs?: number;
+  /**
+   * FOR TESTS ONLY: lowers the 8 MiB part-size floor (and the single-PUT threshold with it) so
+   * test data can be a few MiB. Real S3 rejects parts under 5 MiB; never set it in the product.
+   */
+  testPartSizeFloor?: number;
+}
+
+/** Shared state of one upload run, handed to each file's upload. */
+export interface UploadContext {
+  client: S3Client;
+  bucket: string;
+  dataDir: string;
+  budget: ConcurrencyBudget;
+  limiter: RateLimiter | undefined;
+  hashes: HashPool;
+  capabilities: S3Capabilities;
+  progress: ProgressTracker;
+  /** Aborted on cancel. */
+  signal: AbortSignal;
+  /** Resolves when the run is not paused. */
+  whenRunning: () => Promise<void>;
+  emit: (event: UploadEvent) => void;
+  /** Bytes handed to the network in this run, retries and unfinished attempts included. */
+  stats: { bytesSent: number };
+  partSizeFloor: number;
+  maxAttempts: number;
+  retryBaseMs: number;
+}

@@ -1,0 +1,151 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+
+import { ConcurrencyBudget } from './concurrency-budget.js';
+import { HashPool } from './file-checksum.js';
+import { PART_LIMITS } from './part-size.js';
+import { ProgressTracker } from './progress.js';
+import { RateLimiter } from './rate-limiter.js';
+import { type FileOutcome, type UploadItem, uploadFile } from './resumable-upload.js';
+import { S3Capabilities } from './s3-capabilities.js';
+import { type S3Target, createS3Client } from './s3-client.js';
+import type { UploadContext, UploadEvent, UploadOptions } from './upload-context.js';
+
+/** The result of a run: one outcome per file; `ok` only when every file is in the bucket. */
+export interface UploadReport {
+  ok: boolean;
+  files: FileOutcome[];
+  /** Bytes handed to the network in this run, retries and unfinished attempts included. */
+  bytesSent: number;
+  canceled: boolean;
+}
+
+/** Default number of transfers in flight: enough to fill a typical uplink without hogging it. */
+export const DEFAULT_CONCURRENCY = 8;
+
+/**
+ * Uploads many files to one bucket with one shared concurrency budget, pause / resume / cancel,
+ * throttled progress and per-file outcomes. Create it, subscribe with `on()`, then `start()`.
+ */
+export class UploadQueue {
+  private readonly listeners = new Set<(event: UploadEvent) => void>();
+  private readonly abort = new AbortController();
+  private paused: { promise: Promise<void>; resolve: () => void } | undefined;
+  private started = false;
+
+  constructor(
+    private readonly init: {
+      target: S3Target;
+      dataDir: string;
+      items: UploadItem[];
+      options?: UploadOptions;
+      /** An existing client (tests); otherwise one is created for the target. */
+      client?: S3Client;
+    },
+  ) {}
+
+  /** Subscribes to events; returns the unsubscribe function. */
+  on(listener: (event: UploadEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stops starting new parts and files; transfers in flight finish. */
+  pause(): void {
+    if (this.paused) return;
+    let resolve!: () => void;
+    const promise = new Promise<void>((r) => (resolve = r));
+    this.paused = { promise, resolve };
+    this.emit({ type: 'paused' });
+  }
+
+  /** Continues after `pause()`. */
+  resume(): void {
+    if (!this.paused) return;
+    this.paused.resolve();
+    this.paused = undefined;
+    this.emit({ type: 'resumed' });
+  }
+
+  /** Stops everything now, aborts the multipart uploads this run holds and clears their journals. */
+  cancel(): void {
+    this.abort.abort(Object.assign(new Error('Upload canceled.'), { name: 'AbortError' }));
+    this.paused?.resolve();
+  }
+
+  /** Runs the uploads to the end (or to cancel) and reports every file's outcome. */
+  async start(): Promise<UploadReport> {
+    if (this.started) throw new Error('An UploadQueue runs once.');
+    this.started = true;
+    const { target, dataDir, items, options = {} } = this.init;
+    const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    const client =
+      this.init.client ??
+      createS3Client(target, {
+        maxSockets: concurrency * 2 + 4,
+        requestTimeoutMs: options.requestTimeoutMs,
+      });
+    const hashes = new HashPool(1);
+    const progress = new ProgressTracker((snapshot) =>
+      this.emit({ type: 'progress', ...snapshot }),
+    );
+    const ctx: UploadContext = {
+      client,
+      bucket: target.bucket,
+      dataDir,
+      budget: new ConcurrencyBudget(concurrency),
+      limiter: options.bytesPerSecond ? new RateLimiter(options.bytesPerSecond) : undefined,
+      hashes,
+      capabilities: new S3Capabilities(),
+      progress,
+      signal: this.abort.signal,
+      whenRunning: () => this.paused?.promise ?? Promise.resolve(),
+      emit: (event) => this.emit(event),
+      stats: { bytesSent: 0 },
+      partSizeFloor: options.testPartSizeFloor ?? PART_LIMITS.floor,
+      maxAttempts: options.maxAttempts ?? 8,
+      retryBaseMs: options.retryBaseMs ?? 250,
+    };
+
+    const outcomes: FileOutcome[] = new Array(items.length);
+    const seen = new Set<string>();
+    const todo: number[] = [];
+    items.forEach((item, index) => {
+      if (seen.has(item.key)) {
+        outcomes[index] = {
+          ...item,
+          status: 'failed',
+          code: 'duplicate-key',
+          message: `Two files map to ${item.key}; rename one of them.`,
+        };
+      } else {
+        seen.add(item.key);
+        todo.push(index);
+      }
+    });
+    // One worker per slot keeps the budget full across file boundaries; parts queue in the budget.
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < todo.length) {
+        const index = todo[next++]!;
+        outcomes[index] = await uploadFile(ctx, items[index]!);
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(concurrency, todo.length) }, worker));
+    } finally {
+      progress.flush();
+      await hashes.close();
+      if (!this.init.client) client.destroy();
+    }
+    return {
+      ok: outcomes.every((o) => o.status === 'uploaded' || o.status === 'skipped'),
+      files: outcomes,
+      bytesSent: ctx.stats.bytesSent,
+      canceled: this.abort.signal.aborted,
+    };
+  }
+
+  private emit(event: UploadEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}
