@@ -1,4 +1,5 @@
 import type { Command } from './command.js';
+import { scanCommand } from './scan-command.js';
 
 /** Every `courier` command, in the order `courier --help` lists them. */
-export const commands: Command[] = [];
+export const commands: Command[] = [scanCommand];

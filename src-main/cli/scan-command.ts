@@ -1,0 +1,118 @@
+/**
+ * `courier scan DIR [--json]`: reads the tags of every file under DIR and shows each track as it
+ * would be sent, with its findings. Findings are data: the exit code is 0 whatever they say.
+ */
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { UsageError } from '../core/errors.js';
+import { finishScan, type ScanEntry } from '../core/model/read-result.js';
+import { outerIdFields, type OuterIdField, type OuterIdStrategy } from '../core/model/outer-id.js';
+import { scanFolder } from '../core/tags/scan-folder.js';
+import type { Command } from './command.js';
+
+const usage =
+  'courier scan DIR [--json] [--outer-id default|file-name|isrc|tag:FIELD|pattern:TEXT] [--concurrency N]';
+
+/** Parses the --outer-id option. */
+export function parseOuterIdOption(text: string): OuterIdStrategy {
+  if (text === 'default' || text === 'file-name' || text === 'isrc') return { kind: text };
+  if (text.startsWith('tag:')) {
+    const field = text.slice(4);
+    if (!(outerIdFields as readonly string[]).includes(field)) {
+      throw new UsageError(
+        `--outer-id tag:${field}: unknown field (one of ${outerIdFields.join(', ')})`,
+      );
+    }
+    return { kind: 'tag', field: field as OuterIdField };
+  }
+  if (text.startsWith('pattern:') && text.length > 8)
+    return { kind: 'pattern', pattern: text.slice(8) };
+  throw new UsageError(`--outer-id '${text}' is not a strategy (usage: ${usage})`);
+}
+
+function cell(text: string | undefined, width: number): string {
+  const value = (text ?? '').replace(/\s+/g, ' ');
+  return value.length > width ? `${value.slice(0, width - 1)}…` : value.padEnd(width);
+}
+
+/** The human-readable report: one row per file, its findings under it, one summary line. */
+export function formatTable(entries: ScanEntry[]): string {
+  const fileWidth = Math.min(48, Math.max(4, ...entries.map((e) => e.file.length)));
+  const lines = [
+    `${cell('FILE', fileWidth)}  ${cell('OUTER_ID', 16)}  ${cell('TITLE', 28)}  ${cell('ISRC', 12)}  STATUS`,
+  ];
+  let tracks = 0;
+  let ignored = 0;
+  let unreadable = 0;
+  let errors = 0;
+  let warnings = 0;
+  for (const entry of entries) {
+    const e = entry.findings.filter((f) => f.level === 'error').length;
+    const w = entry.findings.length - e;
+    errors += e;
+    warnings += w;
+    let status: string;
+    if (entry.track) {
+      tracks++;
+      status = e > 0 ? `${e} error(s)` : w > 0 ? `${w} warning(s)` : 'ok';
+    } else if (entry.findings.some((f) => f.message.startsWith('ignored'))) {
+      ignored++;
+      status = 'ignored';
+    } else {
+      unreadable++;
+      status = 'unreadable';
+    }
+    const t = entry.track;
+    lines.push(
+      `${cell(entry.file, fileWidth)}  ${cell(t?.outer_id, 16)}  ${cell(t?.title, 28)}  ${cell(t?.isrc, 12)}  ${status}`,
+    );
+    if (status === 'ignored') continue;
+    for (const f of entry.findings) {
+      lines.push(`    ${f.level}${f.field ? ` ${f.field}` : ''}: ${f.message}`);
+    }
+  }
+  lines.push(
+    '',
+    `${entries.length} file(s): ${tracks} track(s), ${ignored} ignored, ${unreadable} unreadable; ${errors} error(s), ${warnings} warning(s)`,
+  );
+  return lines.join('\n');
+}
+
+/** The `scan` command. */
+export const scanCommand: Command = {
+  name: 'scan',
+  summary: 'read the tags of every file under a folder and check each track',
+  usage,
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        'outer-id': { type: 'string', default: 'default' },
+        concurrency: { type: 'string', default: '8' },
+      },
+    });
+    if (positionals.length !== 1) throw new UsageError(`expected one folder (usage: ${usage})`);
+    const concurrency = Number(values.concurrency);
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) {
+      throw new UsageError('--concurrency must be a whole number from 1 to 256');
+    }
+    const strategy = parseOuterIdOption(values['outer-id']);
+    const root = resolve(positionals[0]!);
+    const info = await stat(root).catch(() => null);
+    if (!info?.isDirectory()) {
+      throw new UsageError(
+        `'${positionals[0]}' is not a folder; give the folder holding the masters`,
+      );
+    }
+    const controller = new AbortController();
+    void io.stopRequested.then(() => controller.abort());
+    const results = await scanFolder(root, { concurrency, signal: controller.signal });
+    const entries = finishScan(results, strategy);
+    io.out(values.json ? JSON.stringify(entries, null, 2) : formatTable(entries));
+    return 0;
+  },
+};

@@ -1,0 +1,130 @@
+/**
+ * What reading one file gives, the same for the renderer's workers and the CLI: a draft or
+ * nothing, and findings. Corrupt, empty and unsupported files become findings, never stops.
+ */
+import type { IAudioMetadata } from 'music-metadata';
+
+import { fileKind } from './audio-formats.js';
+import { draftToTrack, type TrackBody } from './ingestion-body.js';
+import { assignOuterIds, type OuterIdStrategy } from './outer-id.js';
+import type { DraftTrack, Finding } from './track.js';
+import { validateDelivery } from './validate.js';
+
+/** The outcome of reading one file. */
+export interface FileReadResult {
+  /** Path relative to the scanned folder, forward slashes, NFC. */
+  file: string;
+  draft: DraftTrack | null;
+  findings: Finding[];
+}
+
+/** Result for a file that is not read: not audio, unsupported audio or empty; null to read it. */
+export function precheckFile(file: string, size: number): FileReadResult | null {
+  const kind = fileKind(file);
+  if (kind === 'ignored') {
+    return {
+      file,
+      draft: null,
+      findings: [{ level: 'warning', message: 'ignored: not an audio file' }],
+    };
+  }
+  if (kind === 'unsupported-audio') {
+    return {
+      file,
+      draft: null,
+      findings: [
+        {
+          level: 'error',
+          message: 'unsupported audio format; deliver MP3, FLAC, Ogg, Opus, M4A, WAV or AIFF',
+        },
+      ],
+    };
+  }
+  if (size === 0) {
+    return { file, draft: null, findings: [{ level: 'error', message: 'empty file (0 bytes)' }] };
+  }
+  return null;
+}
+
+/** The finding for a file music-metadata could not read. */
+export function readFailure(file: string, error: unknown): FileReadResult {
+  const raw = error instanceof Error ? error.message : String(error);
+  // music-metadata appends the absolute path to some messages; the user knows which file.
+  const message = raw.replace(/:\s*\/.*$/, '').trim() || 'unreadable';
+  return {
+    file,
+    draft: null,
+    findings: [
+      {
+        level: 'error',
+        message: `cannot read the file (corrupt, truncated or not really audio): ${message}`,
+      },
+    ],
+  };
+}
+
+/** One element of `courier scan --json` (and the grid's row before edits). */
+export interface ScanEntry {
+  file: string;
+  track: TrackBody | null;
+  findings: Finding[];
+}
+
+/** Assigns outer_ids across the delivery, validates it, and merges read and validation findings. */
+export function finishScan(
+  results: FileReadResult[],
+  strategy: OuterIdStrategy = { kind: 'default' },
+): ScanEntry[] {
+  const readable = results.filter((r) => r.draft !== null);
+  const drafts = assignOuterIds(
+    readable.map((r) => r.draft!),
+    strategy,
+  );
+  const validation = validateDelivery(drafts);
+  const byResult = new Map(readable.map((r, i) => [r, i] as const));
+  return results.map((result) => {
+    const i = byResult.get(result);
+    if (i === undefined) return { file: result.file, track: null, findings: result.findings };
+    return {
+      file: result.file,
+      track: draftToTrack(drafts[i]!),
+      findings: [...result.findings, ...validation[i]!],
+    };
+  });
+}
+
+/** music-metadata warnings that mean the audio is cut short or damaged (others, such as ID3 padding, are noise). */
+const damageWarnings = [/exceeding file length/i, /end-of-stream reached/i, /corrupt ogg/i];
+
+/**
+ * The result for a file music-metadata parsed: the draft, or an error when no audio was found,
+ * plus an error when the parser saw the audio cut short.
+ */
+export function parsedResult(
+  file: string,
+  meta: IAudioMetadata,
+  draft: () => DraftTrack,
+): FileReadResult {
+  const { format } = meta;
+  if (!format.container || !format.codec || format.hasAudio === false) {
+    return {
+      file,
+      draft: null,
+      findings: [
+        {
+          level: 'error',
+          message: 'no audio found in the file (corrupt, truncated or not really audio)',
+        },
+      ],
+    };
+  }
+  const findings: Finding[] = [];
+  const damage = meta.quality.warnings.find((w) => damageWarnings.some((re) => re.test(w.message)));
+  if (damage) {
+    findings.push({
+      level: 'error',
+      message: `the file seems truncated or damaged: ${damage.message}`,
+    });
+  }
+  return { file, draft: draft(), findings };
+}

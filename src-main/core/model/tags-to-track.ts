@@ -1,0 +1,340 @@
+/**
+ * Tag → draft track mapping, shared by the renderer's tag worker and the CLI: takes
+ * music-metadata's result and the file's relative path, and returns a draft whose every value
+ * names the tag it came from. Native tags are read first (so the source is exact and names
+ * music-metadata does not map, such as TXXX:UPC, are found); its common tags fill the rest.
+ */
+import type { IAudioMetadata } from 'music-metadata';
+
+import { fromId3v23 } from './dates.js';
+import { isValidIsrc, normalizeIsrc } from './isrc.js';
+import type {
+  CustomerTag,
+  DraftAlbum,
+  DraftArtist,
+  DraftTrack,
+  Reference,
+  Sourced,
+  ValueSource,
+} from './track.js';
+
+/** Roles Courier gives the artists it finds in tags. */
+export const artistRoles = {
+  main: 'Main',
+  albumArtist: 'Album Artist',
+  composer: 'Composer',
+  lyricist: 'Lyricist',
+  remixer: 'Remixer',
+} as const;
+
+interface Hit {
+  id: string;
+  tagType: string;
+  value: string;
+}
+
+/** Tag types whose text music-metadata decodes as Latin-1 though writers often use UTF-8. */
+const latin1TagTypes = new Set(['exif', 'AIFF']);
+
+/** TXXX:UPC, ----:com.apple.iTunes:UPC, upc → UPC: one name per field whatever the family. */
+function bareKey(id: string): string {
+  let key = id;
+  if (key.startsWith('TXXX:')) key = key.slice(5);
+  else if (key.startsWith('----:')) key = key.slice(key.lastIndexOf(':') + 1);
+  return key.toUpperCase();
+}
+
+/** Text RIFF INFO writers stored as UTF-8 but that was read as Latin-1 ("Ã©" → "é"). */
+export function repairLatin1Utf8(text: string): string {
+  // Only strings made of single bytes with at least one high byte can be misread UTF-8.
+  if (!/[\u0080-\u00ff]/.test(text) || /[^\u0000-\u00ff]/.test(text)) return text;
+  const bytes = Uint8Array.from(text, (c) => c.charCodeAt(0));
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return text;
+  }
+}
+
+function textOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value && typeof value === 'object' && 'text' in value) {
+    const text = (value as { text?: unknown }).text;
+    return typeof text === 'string' ? text : undefined;
+  }
+  return undefined;
+}
+
+class NativeTags {
+  private readonly byKey = new Map<string, Hit[]>();
+
+  constructor(meta: IAudioMetadata) {
+    for (const [tagType, tags] of Object.entries(meta.native)) {
+      for (const tag of tags) {
+        let value = textOf(tag.value);
+        if (value === undefined) continue;
+        if (latin1TagTypes.has(tagType)) value = repairLatin1Utf8(value);
+        value = value.replace(/\0+$/, '');
+        if (value.trim() === '') continue;
+        const key = bareKey(tag.id);
+        const list = this.byKey.get(key);
+        const hit = { id: tag.id, tagType, value };
+        if (list) list.push(hit);
+        else this.byKey.set(key, [hit]);
+      }
+    }
+  }
+
+  first(keys: readonly string[]): Hit | undefined {
+    for (const key of keys) {
+      const hit = this.byKey.get(key)?.[0];
+      if (hit) return hit;
+    }
+    return undefined;
+  }
+
+  all(keys: readonly string[]): Hit[] {
+    for (const key of keys) {
+      const hits = this.byKey.get(key);
+      if (hits && hits.length > 0) return hits;
+    }
+    return [];
+  }
+}
+
+const keys = {
+  title: ['TIT2', 'TT2', 'TITLE', '©NAM', 'INAM', 'TITL', 'NAME'],
+  artist: ['TPE1', 'TP1', 'ARTIST', '©ART', 'IART', 'AUTH'],
+  albumArtist: ['TPE2', 'TP2', 'ALBUMARTIST', 'ALBUM ARTIST', 'AART'],
+  album: ['TALB', 'TAL', 'ALBUM', '©ALB', 'IPRD', 'IRPD'],
+  isrc: ['TSRC', 'TRC', 'ISRC'],
+  barcode: ['BARCODE', 'UPC', 'EAN', 'UPC/EAN', 'EAN/UPC', 'UPC_EAN', 'GTIN'],
+  track: ['TRCK', 'TRK', 'TRACKNUMBER', 'TRACK', 'TRKN', 'ITRK', 'IPRT'],
+  disk: ['TPOS', 'TPA', 'DISCNUMBER', 'DISC', 'DISK', 'DISKNUMBER'],
+  date: ['TDRL', 'RELEASEDATE', 'RELEASE DATE', 'TDRC', 'DATE', '©DAY', 'ICRD'],
+  year: ['TYER', 'TYE', 'YEAR'],
+  lyrics: ['USLT', 'ULT', 'LYRICS', 'UNSYNCEDLYRICS', 'UNSYNCED LYRICS', '©LYR'],
+  genre: ['TCON', 'TCO', 'GENRE', '©GEN', 'IGNR', 'GNRE'],
+  mood: ['TMOO', 'MOOD'],
+  label: ['TPUB', 'TPB', 'LABEL', 'ORGANIZATION', 'PUBLISHER'],
+  catalog: ['CATALOGNUMBER', 'CATALOG NUMBER', 'CATALOG', 'CATALOGNO', 'CATALOG_NUMBER', 'LABELNO'],
+  compilation: ['TCMP', 'TCP', 'COMPILATION', 'CPIL'],
+} as const;
+
+function fromTag(hit: Hit): ValueSource {
+  return { kind: 'tag', tag: hit.id };
+}
+
+/** Source for a value only music-metadata's common result had. */
+function common(meta: IAudioMetadata, field: string): ValueSource {
+  return { kind: 'tag', tag: `${meta.format.tagTypes[0] ?? 'tags'}:${field}` };
+}
+
+function sourced(hit: Hit | undefined, transform: (v: string) => string = (v) => v.trim()) {
+  if (!hit) return undefined;
+  const value = transform(hit.value);
+  return value === '' ? undefined : { value, source: fromTag(hit) };
+}
+
+function numberPart(raw: string): string {
+  return (raw.split('/')[0] ?? '').trim();
+}
+
+function nonEmpty<T>(values: T[] | undefined): values is T[] {
+  return values !== undefined && values.length > 0;
+}
+
+/** Builds the draft for one file from its parsed tags; `file` is its delivery-relative path. */
+export function draftFromMetadata(meta: IAudioMetadata, file: string): DraftTrack {
+  const tags = new NativeTags(meta);
+  const c = meta.common;
+  const draft: DraftTrack = {
+    file,
+    primaryMedia: { value: file, source: { kind: 'file-name' } },
+  };
+
+  draft.title =
+    sourced(tags.first(keys.title)) ??
+    (c.title ? { value: c.title.trim(), source: common(meta, 'title') } : undefined);
+
+  draft.isrc = isrcFrom(tags, meta);
+  draft.releaseDate = dateFrom(tags, meta);
+
+  const lyrics = tags.first(keys.lyrics);
+  const commonLyrics = c.lyrics?.[0]?.text;
+  draft.lyrics = lyrics
+    ? { value: lyrics.value, source: fromTag(lyrics) }
+    : commonLyrics
+      ? { value: commonLyrics, source: common(meta, 'lyrics') }
+      : undefined;
+
+  draft.artists = artistsFrom(tags, meta);
+  draft.customerTags = customerTagsFrom(tags, meta);
+
+  const trackRefs: Reference[] = [];
+  if (c.musicbrainz_recordingid) {
+    trackRefs.push({ id: c.musicbrainz_recordingid, source: 'musicbrainz' });
+    draft.references = { value: trackRefs, source: common(meta, 'musicbrainz_recordingid') };
+  }
+
+  const album = albumFrom(tags, meta, draft.releaseDate);
+  if (Object.keys(album).length > 0) draft.album = album;
+
+  for (const key of Object.keys(draft) as (keyof DraftTrack)[]) {
+    if (draft[key] === undefined) delete draft[key];
+  }
+  return draft;
+}
+
+function isrcFrom(tags: NativeTags, meta: IAudioMetadata): Sourced<string> | undefined {
+  for (const hit of tags.all(keys.isrc)) {
+    // RIFF INFO "ISRC" officially means "source"; trust it only when it holds an ISRC.
+    if (hit.tagType === 'exif' && !isValidIsrc(normalizeIsrc(hit.value))) continue;
+    return { value: hit.value.trim(), source: fromTag(hit) };
+  }
+  // BWF: by convention (EBU R 68 usage) an ISRC may sit in the bext description.
+  const bext = tags.first(['BEXT.DESCRIPTION']);
+  const inBext = bext && /ISRC[:=\s]*([A-Z]{2}-?[A-Z0-9]{3}-?\d{2}-?\d{5})/i.exec(bext.value);
+  if (bext && inBext?.[1]) return { value: inBext[1], source: fromTag(bext) };
+  const isrc = meta.common.isrc?.[0];
+  return isrc ? { value: isrc.trim(), source: common(meta, 'isrc') } : undefined;
+}
+
+function dateFrom(tags: NativeTags, meta: IAudioMetadata): Sourced<string> | undefined {
+  const full = tags.first(keys.date);
+  if (full) return { value: full.value.trim(), source: fromTag(full) };
+  const year = tags.first(keys.year);
+  if (year) {
+    // ID3v2.3 splits a date into TYER (YYYY) and TDAT (DDMM).
+    const tdat = tags.first(['TDAT', 'TDA']);
+    const value = fromId3v23(year.value, tdat?.value);
+    const tag = tdat && value.length > 4 ? `${year.id}+${tdat.id}` : year.id;
+    return { value, source: { kind: 'tag', tag } };
+  }
+  const c = meta.common;
+  if (c.releasedate) return { value: c.releasedate, source: common(meta, 'releasedate') };
+  if (c.date) return { value: c.date, source: common(meta, 'date') };
+  if (c.year) return { value: String(c.year), source: common(meta, 'year') };
+  return undefined;
+}
+
+function artistsFrom(tags: NativeTags, meta: IAudioMetadata): Sourced<DraftArtist[]> | undefined {
+  const c = meta.common;
+  const hit = tags.first(keys.artist);
+  const repair = (name: string) =>
+    hit && latin1TagTypes.has(hit.tagType) ? repairLatin1Utf8(name) : name;
+  // music-metadata already splits multi-value frames (ID3v2.3 "A/B", repeated Vorbis ARTIST).
+  const names = nonEmpty(c.artists) ? c.artists : c.artist ? [c.artist] : [];
+  const artists: DraftArtist[] = [];
+  const seen = new Set<string>();
+  const add = (name: string, role: string) => {
+    const clean = repair(name).trim();
+    const key = `${role}\u0000${clean.toLowerCase()}`;
+    if (clean === '' || seen.has(key)) return;
+    seen.add(key);
+    artists.push({ name: clean, role });
+  };
+  for (const name of names) add(name, artistRoles.main);
+  const mainNames = new Set(artists.map((a) => a.name.toLowerCase()));
+  for (const name of c.albumartists ?? (c.albumartist ? [c.albumartist] : [])) {
+    const lower = name.trim().toLowerCase();
+    if (!mainNames.has(lower) && lower !== 'various artists' && lower !== 'va') {
+      add(name, artistRoles.albumArtist);
+    }
+  }
+  for (const name of c.composer ?? []) add(name, artistRoles.composer);
+  for (const name of c.lyricist ?? []) add(name, artistRoles.lyricist);
+  for (const name of c.remixer ?? []) add(name, artistRoles.remixer);
+  if (artists.length === 0) return undefined;
+  return { value: artists, source: hit ? fromTag(hit) : common(meta, 'artists') };
+}
+
+function customerTagsFrom(
+  tags: NativeTags,
+  meta: IAudioMetadata,
+): Sourced<CustomerTag[]> | undefined {
+  const c = meta.common;
+  const result: CustomerTag[] = [];
+  const seen = new Set<string>();
+  const add = (tag: string, category: string) => {
+    const clean = tag.trim();
+    const key = `${category}\u0000${clean.toLowerCase()}`;
+    if (clean === '' || seen.has(key)) return;
+    seen.add(key);
+    result.push({ tag: clean, category });
+  };
+  const genreHits = tags.all(keys.genre);
+  // Common genres resolve ID3v1 numeric references such as "(17)"; RIFF text needs the repair.
+  const genres =
+    genreHits.length > 0 && latin1TagTypes.has(genreHits[0]!.tagType)
+      ? genreHits.map((h) => h.value)
+      : (c.genre ?? genreHits.map((h) => h.value));
+  for (const genre of genres) add(genre, 'Genre');
+  const moodHits = tags.all(keys.mood);
+  for (const mood of moodHits.length > 0 ? moodHits.map((h) => h.value) : c.mood ? [c.mood] : []) {
+    add(mood, 'Mood');
+  }
+  if (result.length === 0) return undefined;
+  const hits = [genreHits[0], moodHits[0]].filter((h): h is Hit => h !== undefined);
+  const source: ValueSource =
+    hits.length > 0 ? { kind: 'tag', tag: hits.map((h) => h.id).join('+') } : common(meta, 'genre');
+  return { value: result, source };
+}
+
+function albumFrom(
+  tags: NativeTags,
+  meta: IAudioMetadata,
+  releaseDate: Sourced<string> | undefined,
+): DraftAlbum {
+  const c = meta.common;
+  const album: DraftAlbum = {};
+  album.title =
+    sourced(tags.first(keys.album)) ??
+    (c.album ? { value: c.album.trim(), source: common(meta, 'album') } : undefined);
+  album.upc =
+    sourced(tags.first(keys.barcode)) ??
+    (c.barcode ? { value: c.barcode.trim(), source: common(meta, 'barcode') } : undefined);
+  album.trackPosition =
+    sourced(tags.first(keys.track), numberPart) ??
+    (c.track.no !== null
+      ? { value: String(c.track.no), source: common(meta, 'track') }
+      : undefined);
+  album.diskNumber =
+    sourced(tags.first(keys.disk), numberPart) ??
+    (c.disk.no !== null ? { value: String(c.disk.no), source: common(meta, 'disk') } : undefined);
+  album.label =
+    sourced(tags.first(keys.label)) ??
+    (c.label?.[0] ? { value: c.label[0].trim(), source: common(meta, 'label') } : undefined);
+  album.catalogNumber =
+    sourced(tags.first(keys.catalog)) ??
+    (c.catalognumber?.[0]
+      ? { value: c.catalognumber[0].trim(), source: common(meta, 'catalognumber') }
+      : undefined);
+
+  const compilation = tags.first(keys.compilation);
+  const releaseType = c.releasetype?.map((t) => t.toLowerCase()) ?? [];
+  if (compilation && /^(1|true|yes)$/i.test(compilation.value.trim())) {
+    album.type = { value: 'Compilation', source: fromTag(compilation) };
+  } else if (!compilation && c.compilation) {
+    album.type = { value: 'Compilation', source: common(meta, 'compilation') };
+  } else if (releaseType.includes('compilation')) {
+    album.type = { value: 'Compilation', source: common(meta, 'releasetype') };
+  } else if (releaseType.includes('single')) {
+    album.type = { value: 'Single', source: common(meta, 'releasetype') };
+  }
+
+  if (c.musicbrainz_albumid) {
+    album.references = {
+      value: [{ id: c.musicbrainz_albumid, source: 'musicbrainz' }],
+      source: common(meta, 'musicbrainz_albumid'),
+    };
+  }
+  const hasAlbum = album.title || album.upc || album.catalogNumber || album.trackPosition;
+  if (hasAlbum && releaseDate) album.releaseDate = releaseDate;
+
+  for (const key of Object.keys(album) as (keyof DraftAlbum)[]) {
+    if (album[key] === undefined) delete album[key];
+  }
+  return album;
+}

@@ -1,0 +1,171 @@
+/**
+ * Validation of drafts, field by field, before anything is sent. Errors block a delivery;
+ * warnings inform. Per-track rules and delivery-wide ones (unique outer_id, duplicate ISRC,
+ * positions unique per album and disk).
+ */
+import { suggestArtistSplit } from './artists.js';
+import { dateProblem } from './dates.js';
+import { gtinProblem, normalizeGtin } from './gtin.js';
+import { normalizePosition } from './ingestion-body.js';
+import { isValidIsrc, normalizeIsrc } from './isrc.js';
+import type { DraftTrack, Finding } from './track.js';
+
+function error(field: string, message: string): Finding {
+  return { level: 'error', field, message };
+}
+
+function warning(field: string, message: string): Finding {
+  return { level: 'warning', field, message };
+}
+
+function positiveInteger(raw: string): boolean {
+  const part = normalizePosition(raw);
+  return /^\d+$/.test(part) && Number(part) > 0;
+}
+
+/** The findings for one draft on its own. */
+export function validateTrack(draft: DraftTrack): Finding[] {
+  const findings: Finding[] = [];
+  if (!draft.outerId || draft.outerId.value.trim() === '') {
+    findings.push(error('outer_id', 'outer_id is missing; every track needs a unique id'));
+  }
+  if (!draft.primaryMedia || draft.primaryMedia.value.trim() === '') {
+    findings.push(error('primary_media', 'primary_media is missing; the track has no audio file'));
+  }
+  if (!draft.title || draft.title.value.trim() === '') {
+    findings.push(warning('title', 'title is missing'));
+  }
+  if (draft.isrc) {
+    const isrc = normalizeIsrc(draft.isrc.value);
+    if (!isValidIsrc(isrc)) {
+      findings.push(
+        error(
+          'isrc',
+          `ISRC '${draft.isrc.value}' is not valid: expected CC-XXX-YY-NNNNN (12 characters)`,
+        ),
+      );
+    }
+  }
+  if (draft.releaseDate) {
+    const problem = dateProblem(draft.releaseDate.value);
+    if (problem)
+      findings.push({
+        level: problem.level,
+        field: 'release_date',
+        message: `release date ${problem.message}`,
+      });
+  }
+  const artists = draft.artists?.value ?? [];
+  if (artists.length === 0) findings.push(warning('artists', 'no artist'));
+  for (const artist of artists) {
+    const split = suggestArtistSplit(artist.name, artist.role);
+    if (split) {
+      const names = split.map((a) => `${a.name} (${a.role})`).join(', ');
+      findings.push(
+        warning('artists', `'${artist.name}' looks like several artists; split into ${names}?`),
+      );
+    }
+  }
+  const album = draft.album;
+  if (album?.upc) {
+    const problem = gtinProblem(normalizeGtin(album.upc.value));
+    if (problem) findings.push(error('album.upc', `UPC/EAN '${album.upc.value}' ${problem}`));
+  }
+  if (album?.releaseDate && album.releaseDate.value !== draft.releaseDate?.value) {
+    const problem = dateProblem(album.releaseDate.value);
+    if (problem) {
+      findings.push({
+        level: problem.level,
+        field: 'album.release_date',
+        message: `album release date ${problem.message}`,
+      });
+    }
+  }
+  if (album?.trackPosition && !positiveInteger(album.trackPosition.value)) {
+    findings.push(
+      error(
+        'album.track_position',
+        `track position '${album.trackPosition.value}' is not a positive whole number`,
+      ),
+    );
+  }
+  if (album?.diskNumber && !positiveInteger(album.diskNumber.value)) {
+    findings.push(
+      error(
+        'album.disk_number',
+        `disk number '${album.diskNumber.value}' is not a positive whole number`,
+      ),
+    );
+  }
+  return findings;
+}
+
+function albumKey(draft: DraftTrack): string | undefined {
+  const album = draft.album;
+  if (!album) return undefined;
+  if (album.upc) return `upc:${normalizeGtin(album.upc.value)}`;
+  if (album.title) return `title:${album.title.value.normalize('NFC').trim().toLowerCase()}`;
+  return undefined;
+}
+
+function groupBy(drafts: DraftTrack[], key: (d: DraftTrack) => string | undefined) {
+  const groups = new Map<string, number[]>();
+  drafts.forEach((draft, index) => {
+    const k = key(draft);
+    if (k === undefined) return;
+    const list = groups.get(k);
+    if (list) list.push(index);
+    else groups.set(k, [index]);
+  });
+  return [...groups.entries()].filter(([, indexes]) => indexes.length > 1);
+}
+
+function others(drafts: DraftTrack[], indexes: number[], self: number): string {
+  const files = indexes.filter((i) => i !== self).map((i) => drafts[i]!.file);
+  const shown = files.slice(0, 3).join(', ');
+  return files.length > 3 ? `${shown} and ${files.length - 3} more` : shown;
+}
+
+/** The findings of every draft in one delivery, in the drafts' order. */
+export function validateDelivery(drafts: DraftTrack[]): Finding[][] {
+  const findings = drafts.map((draft) => validateTrack(draft));
+  for (const [id, indexes] of groupBy(drafts, (d) => d.outerId?.value.trim() || undefined)) {
+    for (const i of indexes) {
+      findings[i]!.push(
+        error(
+          'outer_id',
+          `outer_id '${id}' is also used by ${others(drafts, indexes, i)}; the service would overwrite one with the other`,
+        ),
+      );
+    }
+  }
+  const isrcOf = (d: DraftTrack) => {
+    const isrc = d.isrc && normalizeIsrc(d.isrc.value);
+    return isrc && isValidIsrc(isrc) ? isrc : undefined;
+  };
+  for (const [isrc, indexes] of groupBy(drafts, isrcOf)) {
+    for (const i of indexes) {
+      findings[i]!.push(warning('isrc', `ISRC ${isrc} is also on ${others(drafts, indexes, i)}`));
+    }
+  }
+  const positionKey = (d: DraftTrack) => {
+    const album = albumKey(d);
+    const position = d.album?.trackPosition && normalizePosition(d.album.trackPosition.value);
+    if (!album || !position || !positiveInteger(position)) return undefined;
+    const disk = d.album?.diskNumber ? normalizePosition(d.album.diskNumber.value) : '1';
+    return `${album}\u0000${disk}\u0000${position}`;
+  };
+  for (const [, indexes] of groupBy(drafts, positionKey)) {
+    for (const i of indexes) {
+      const album = drafts[i]!.album!;
+      const disk = album.diskNumber ? normalizePosition(album.diskNumber.value) : '1';
+      findings[i]!.push(
+        error(
+          'album.track_position',
+          `track ${normalizePosition(album.trackPosition!.value)} of disk ${disk} is also given to ${others(drafts, indexes, i)}`,
+        ),
+      );
+    }
+  }
+  return findings;
+}
