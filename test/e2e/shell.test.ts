@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
