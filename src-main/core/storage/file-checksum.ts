@@ -64,22 +64,24 @@ export class HashPool {
    * Buffer views the same bytes, and `view` must not be used afterwards.
    */
   async md5(view: Buffer): Promise<{ md5: Buffer; data: Buffer }> {
-    const { md5, buffer } = await this.post(
-      { op: 'digest', buffer: view.buffer, offset: view.byteOffset, length: view.length },
-      [view.buffer as ArrayBuffer],
-    );
-    return { md5, data: Buffer.from(buffer!, view.byteOffset, view.length) };
+    // Read before the transfer: it detaches the ArrayBuffer and zeroes the view's length.
+    const { byteOffset: offset, length } = view;
+    const { md5, buffer } = await this.post({ op: 'digest', buffer: view.buffer, offset, length }, [
+      view.buffer as ArrayBuffer,
+    ]);
+    return { md5, data: Buffer.from(buffer!, offset, length) };
   }
 
   /** Feeds `view` into a whole-file session and returns the chunk's own MD5 (same transfer rule). */
   async update(session: number, view: Buffer): Promise<{ md5: Buffer; data: Buffer }> {
     const worker = session % this.workers.length;
+    const { byteOffset: offset, length } = view;
     const { md5, buffer } = await this.post(
-      { op: 'update', session, buffer: view.buffer, offset: view.byteOffset, length: view.length },
+      { op: 'update', session, buffer: view.buffer, offset, length },
       [view.buffer as ArrayBuffer],
       worker,
     );
-    return { md5, data: Buffer.from(buffer!, view.byteOffset, view.length) };
+    return { md5, data: Buffer.from(buffer!, offset, length) };
   }
 
   /** Ends a whole-file session and returns its MD5. */

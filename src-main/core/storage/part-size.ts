@@ -15,8 +15,8 @@ export const PART_LIMITS = {
  * only (servers started for tests accept small parts), so that test data stays small.
  */
 export function choosePartSize(fileSize: number, floor: number = PART_LIMITS.floor): number {
-  const needed = Math.ceil(fileSize / PART_LIMITS.maxParts / MiB) * MiB;
-  const size = Math.max(floor, needed);
+  const needed = Math.ceil(fileSize / PART_LIMITS.maxParts);
+  const size = needed <= floor ? floor : Math.ceil(needed / MiB) * MiB;
   if (size > PART_LIMITS.max) {
     throw new RangeError(`A file of ${fileSize} bytes is larger than S3 allows (5 TiB).`);
   }

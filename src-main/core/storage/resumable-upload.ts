@@ -519,7 +519,7 @@ function explain(
     $metadata?: { httpStatusCode?: number };
   };
   const status = e?.$metadata?.httpStatusCode;
-  if (e?.code === 'ENOENT') {
+  if (e?.code === 'ENOENT' && e.path === localPath) {
     return {
       code: 'file-missing',
       message: `${localPath} is gone; put it back or leave it out of the delivery.`,

@@ -1,4 +1,5 @@
-import { open, readFile, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
 import { CourierError } from '../errors.js';
 
@@ -9,6 +10,7 @@ import { CourierError } from '../errors.js';
  */
 export async function acquireKeyLock(journalPath: string): Promise<() => Promise<void>> {
   const path = `${journalPath}.lock`;
+  await mkdir(dirname(path), { recursive: true });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const handle = await open(path, 'wx', 0o600);

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { deliveryKey } from '../../../src-main/core/storage/object-key.js';
+import { planDirectoryUpload } from '../../../src-main/core/storage/upload-plan.js';
+import { UploadQueue } from '../../../src-main/core/storage/upload-queue.js';
+import type { UploadEvent } from '../../../src-main/core/storage/upload-context.js';
+import { type S3Peer, peerFactories } from '../../support/s3-peers.js';
+
+import { TEST_PART, makeDataDir, makeTree, sha256File, sha256Object } from './upload-helpers.js';
+
+for (const factory of peerFactories()) {
+  describe.skipIf(Boolean(factory.skip))(`uploader against ${factory.name}`, () => {
+    let peer: S3Peer;
+    beforeAll(async () => {
+      peer = await factory.start();
+    });
+    afterAll(async () => {
+      await peer?.stop();
+    });
+
+    it('uploads a tree byte-identical under delivery/audio/<folder>/ and nowhere else', async () => {
+      const { dir, paths } = await makeTree({
+        'small.wav': 10_000,
+        'Disc 1/Café – long.flac': 3 * TEST_PART + 123,
+        'Disc 1/empty.mp3': 0,
+        'notes.txt': 500,
+      });
+      const dataDir = await makeDataDir();
+      const items = await planDirectoryUpload(dir, 'Label Q1');
+      expect(items.map((i) => i.key).sort()).toEqual([
+        'delivery/audio/Label Q1/Disc 1/Café – long.flac',
+        'delivery/audio/Label Q1/Disc 1/empty.mp3',
+        'delivery/audio/Label Q1/small.wav',
+      ]);
+      const events: UploadEvent[] = [];
+      const queue = new UploadQueue({
+        target: peer.target,
+        dataDir,
+        items,
+        options: { testPartSizeFloor: TEST_PART, concurrency: 4 },
+      });
+      queue.on((e) => events.push(e));
+      const report = await queue.start();
+      expect(report.files.map((f) => f.status)).toEqual(['uploaded', 'uploaded', 'uploaded']);
+      expect(report.ok).toBe(true);
+      for (const rel of ['small.wav', 'Disc 1/Café – long.flac', 'Disc 1/empty.mp3']) {
+        expect(await sha256Object(peer.target, deliveryKey('Label Q1', rel))).toBe(
+          await sha256File(paths[rel]!),
+        );
+      }
+      expect((await peer.listKeys()).every((k) => k.startsWith('delivery/audio/Label Q1/'))).toBe(
+        true,
+      );
+      const last = events.filter((e) => e.type === 'progress').at(-1);
+      expect(last).toMatchObject({
+        confirmedBytes: report.files.reduce((s, f) => s + ('size' in f ? f.size : 0), 0),
+      });
+      const confirmed = events.flatMap((e) => (e.type === 'progress' ? [e.confirmedBytes] : []));
+      expect(confirmed).toEqual([...confirmed].sort((a, b) => a - b));
+
+      // Re-running the finished upload sends nothing.
+      const again = new UploadQueue({
+        target: peer.target,
+        dataDir,
+        items,
+        options: { testPartSizeFloor: TEST_PART },
+      });
+      const second = await again.start();
+      expect(second.files.map((f) => f.status)).toEqual(['skipped', 'skipped', 'skipped']);
+      expect(second.bytesSent).toBe(0);
+
+      // A fresh data directory (no journals) still recognises the objects by size and checksum.
+      const third = await new UploadQueue({
+        target: peer.target,
+        dataDir: await makeDataDir(),
+        items,
+        options: { testPartSizeFloor: TEST_PART },
+      }).start();
+      expect(third.files.map((f) => f.status)).toEqual(['skipped', 'skipped', 'skipped']);
+      expect(third.bytesSent).toBe(0);
+    });
+  });
+}

@@ -1,0 +1,152 @@
+import {
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  createServer,
+  request,
+} from 'node:http';
+import type { Socket } from 'node:net';
+
+/** What the proxy may do to a request instead of passing it through. */
+export type Fault = 'reset' | 'stall' | 'slow-down' | 'reset-after-upstream';
+
+/** Counts of each fault injected so far, and of requests seen. */
+export type FaultCounts = Record<Fault, number> & { requests: number; denied: number };
+
+/** A seeded PRNG (mulberry32): the same seed gives the same faults in the same order. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SLOW_DOWN = `<?xml version="1.0" encoding="UTF-8"?>
+<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>`;
+const ACCESS_DENIED = `<?xml version="1.0" encoding="UTF-8"?>
+<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>`;
+
+/**
+ * An HTTP proxy on 127.0.0.1 in front of an S3 server that, with probability `rate` per request
+ * and up to `max[fault]` times each, resets the connection (before or after the upstream
+ * handled the request), stalls until the client gives up, or answers 503 SlowDown. `deny`
+ * answers 403 AccessDenied to writes whose key matches (a read-only key). The Host header is
+ * passed on unchanged so SigV4 signatures still verify upstream.
+ */
+export async function startFaultProxy(options: {
+  upstream: string;
+  seed?: number;
+  rate?: number;
+  max?: Partial<Record<Fault, number>>;
+  deny?: RegExp;
+}): Promise<{ url: string; counts: FaultCounts; stop: () => Promise<void> }> {
+  const upstream = new URL(options.upstream);
+  const random = prng(options.seed ?? 1);
+  const rate = options.rate ?? 0;
+  const max: Record<Fault, number> = {
+    reset: 0,
+    stall: 0,
+    'slow-down': 0,
+    'reset-after-upstream': 0,
+    ...options.max,
+  };
+  const counts: FaultCounts = {
+    reset: 0,
+    stall: 0,
+    'slow-down': 0,
+    'reset-after-upstream': 0,
+    requests: 0,
+    denied: 0,
+  };
+  const sockets = new Set<Socket>();
+
+  const pick = (): Fault | undefined => {
+    if (random() >= rate) return undefined;
+    const faults = (Object.keys(max) as Fault[]).filter((f) => counts[f] < max[f]);
+    if (faults.length === 0) return undefined;
+    return faults[Math.floor(random() * faults.length)];
+  };
+
+  const forward = (req: IncomingMessage, res: ServerResponse, fault: Fault | undefined): void => {
+    const out = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+      },
+      (answer) => {
+        if (fault === 'reset-after-upstream') {
+          // The server did the work but the client never hears it: the retry must be harmless.
+          answer.resume();
+          answer.on('end', () => req.socket.destroy());
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    out.on('error', () => req.socket.destroy());
+    req.pipe(out);
+  };
+
+  const server: Server = createServer((req, res) => {
+    counts.requests++;
+    const isWrite = req.method === 'PUT' || req.method === 'POST';
+    if (options.deny && isWrite && options.deny.test(decodeURIComponent(req.url ?? ''))) {
+      counts.denied++;
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(403, { 'content-type': 'application/xml' });
+        res.end(ACCESS_DENIED);
+      });
+      return;
+    }
+    const fault = pick();
+    if (fault) counts[fault]++;
+    switch (fault) {
+      case 'reset': {
+        // Let a little of the body through, then drop the connection mid-request.
+        let seen = 0;
+        req.on('data', (chunk: Buffer) => {
+          seen += chunk.length;
+          if (seen > 16 * 1024) req.socket.destroy();
+        });
+        req.on('end', () => req.socket.destroy());
+        return;
+      }
+      case 'stall':
+        // Swallow the request and never answer; the client's request timeout must fire.
+        req.resume();
+        return;
+      case 'slow-down':
+        req.resume();
+        req.on('end', () => {
+          res.writeHead(503, { 'content-type': 'application/xml' });
+          res.end(SLOW_DOWN);
+        });
+        return;
+      default:
+        forward(req, res, fault);
+    }
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    counts,
+    stop: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
