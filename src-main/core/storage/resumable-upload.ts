@@ -515,6 +515,7 @@ function explain(
   const e = error as {
     name?: string;
     code?: string;
+    path?: string;
     message?: string;
     $metadata?: { httpStatusCode?: number };
   };
