@@ -3,7 +3,7 @@
 import { builtinModules } from 'node:module';
 
 import js from '@eslint/js';
-import importX from 'eslint-plugin-import-x';
+import simpleImportSort from 'eslint-plugin-simple-import-sort';
 import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -27,16 +27,12 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   ...svelte.configs.recommended,
   {
-    plugins: { 'import-x': importX },
+    plugins: { 'simple-import-sort': simpleImportSort },
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      'import-x/order': [
-        'error',
-        {
-          groups: ['builtin', 'external', ['internal', 'parent', 'sibling', 'index']],
-          'newlines-between': 'always',
-        },
-      ],
+      // Groups: Node built-ins, packages, then our own modules; sorted within each.
+      'simple-import-sort/imports': ['error', { groups: [['^node:'], ['^@?\\w'], ['^\\.']] }],
+      'simple-import-sort/exports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
@@ -65,7 +61,10 @@ export default tseslint.config(
     files: ['src-renderer/**/*.{ts,svelte}'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
-      'no-restricted-imports': ['error', { paths: [noElectron, ...nodeBuiltins], patterns: [noNode] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [noElectron, ...nodeBuiltins], patterns: [noNode] },
+      ],
     },
   },
 );

@@ -5,10 +5,10 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { app } from './core/app-info.js';
-import { CourierError, UsageError } from './core/errors.js';
 import type { CliIO } from './cli/command.js';
 import { commands } from './cli/commands.js';
+import { app } from './core/app-info.js';
+import { CourierError, UsageError } from './core/errors.js';
 
 /** The text of `courier --help`. */
 export function helpText(): string {

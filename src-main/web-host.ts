@@ -13,10 +13,10 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { WebSocketServer, type WebSocket } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 
 import { PickedFileFinder } from './core/files/find-picked-file.js';
-import { createServices, type CoreServices } from './core/services.js';
+import { type CoreServices, createServices } from './core/services.js';
 import { fail } from './ipc/contract.js';
 import { createRouter, type Router } from './ipc/router.js';
 

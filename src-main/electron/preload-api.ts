@@ -1,12 +1,12 @@
 import type { IpcRenderer, IpcRendererEvent, WebUtils } from 'electron';
 
 import {
-  eventNames,
-  fileRefOf,
-  operations,
   type CourierApi,
   type EventName,
+  eventNames,
+  fileRefOf,
   type OperationName,
+  operations,
 } from '../ipc/contract.js';
 
 /**

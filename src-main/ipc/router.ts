@@ -2,19 +2,19 @@
  * Maps the contract onto core. Used unchanged by Electron's ipcMain and by the browser host:
  * each hands it a channel and an untrusted request and gets an envelope back, never a throw.
  */
-import { CourierError } from '../core/errors.js';
 import { app } from '../core/app-info.js';
+import { CourierError } from '../core/errors.js';
 import type { CoreServices } from '../core/services.js';
 import {
-  fail,
-  ok,
-  operationOf,
-  parseRequest,
   type Envelope,
   type EventName,
   type EventPayloads,
+  fail,
   type FileRef,
+  ok,
   type OperationName,
+  operationOf,
+  parseRequest,
   type RequestOf,
   type ResultOf,
 } from './contract.js';

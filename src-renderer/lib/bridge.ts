@@ -4,14 +4,14 @@
  * WebSocket. Views and state never know which.
  */
 import {
-  fail,
-  fileRefOf,
-  operations,
   type CourierApi,
   type Envelope,
   type EventName,
   type EventPayloads,
+  fail,
+  fileRefOf,
   type OperationName,
+  operations,
 } from '../../src-main/ipc/contract.js';
 
 declare global {

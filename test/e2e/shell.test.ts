@@ -40,7 +40,15 @@ describe('the app shell in Chromium through the browser host', () => {
 
   it('renders the navigation between every view', async () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
-    for (const label of ['Library', 'Deliver', 'Transfers', 'History', 'Tags', 'Bucket', 'Settings']) {
+    for (const label of [
+      'Library',
+      'Deliver',
+      'Transfers',
+      'History',
+      'Tags',
+      'Bucket',
+      'Settings',
+    ]) {
       await expect(nav.getByRole('button', { name: label }).isVisible()).resolves.toBe(true);
     }
     await page.getByRole('button', { name: 'History' }).click();
@@ -63,7 +71,9 @@ describe('the app shell in Chromium through the browser host', () => {
       .getByTestId('library-files')
       .locator('tbody tr')
       .evaluateAll((trs) =>
-        trs.map((tr) => Array.from((tr as HTMLTableRowElement).cells, (td) => td.textContent?.trim())),
+        trs.map((tr) =>
+          Array.from((tr as HTMLTableRowElement).cells, (td) => td.textContent?.trim()),
+        ),
       );
     expect(rows).toEqual([
       ['Album One/01 Opening.flac', '2.0 KB'],

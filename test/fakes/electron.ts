@@ -48,7 +48,8 @@ type Handler = (event: unknown, ...args: unknown[]) => unknown;
 export const ipcMain = {
   handlers: new Map<string, Handler>(),
   handle(channel: string, handler: Handler): void {
-    if (this.handlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+    if (this.handlers.has(channel))
+      throw new Error(`Attempted to register a second handler for '${channel}'`);
     this.handlers.set(channel, handler);
   },
   /** Plays a renderer invoking a channel. */
@@ -125,4 +126,13 @@ export const app = {
   getPath: (name: string) => `/fake/${name}`,
 };
 
-export default { app, BrowserWindow, contextBridge, ipcMain, ipcRenderer, session, shell, webUtils };
+export default {
+  app,
+  BrowserWindow,
+  contextBridge,
+  ipcMain,
+  ipcRenderer,
+  session,
+  shell,
+  webUtils,
+};

@@ -10,7 +10,13 @@ const packageJson = JSON.parse(await readFile('package.json', 'utf8')) as { vers
 
 describe('courier', () => {
   it('prints only the version for `npm run -s courier -- --version`', async () => {
-    const { stdout } = await promisify(execFile)('npm', ['run', '-s', 'courier', '--', '--version']);
+    const { stdout } = await promisify(execFile)('npm', [
+      'run',
+      '-s',
+      'courier',
+      '--',
+      '--version',
+    ]);
     expect(stdout).toBe(`${packageJson.version}\n`);
   });
 

@@ -16,7 +16,11 @@ describe('the browser host', () => {
 
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), 'courier-web-'));
-    host = await startWebHost({ port: 0, roots: [home], services: createServices({ COURIER_HOME: home }) });
+    host = await startWebHost({
+      port: 0,
+      roots: [home],
+      services: createServices({ COURIER_HOME: home }),
+    });
     const url = new URL(host.url);
     origin = url.origin;
     token = new URLSearchParams(url.hash.slice(1)).get('token')!;
@@ -80,7 +84,9 @@ describe('the browser host', () => {
 
   it('pushes main → renderer events to connected pages', async () => {
     const socket = (await connect(`?token=${token}`, { Origin: origin })) as WebSocket;
-    const received = new Promise((resolve) => socket.once('message', (d) => resolve(JSON.parse(String(d)))));
+    const received = new Promise((resolve) =>
+      socket.once('message', (d) => resolve(JSON.parse(String(d)))),
+    );
     host.router.emit('app:notice', { level: 'info', message: 'Sandbox ready' });
     await expect(received).resolves.toEqual({
       event: 'app:notice',

@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 
-import { sameFile, type FileClaim } from './file-grants.js';
+import { type FileClaim, sameFile } from './file-grants.js';
 
 /** How far below a root, and through how many folders, a picked folder is looked for. */
 const MAX_DEPTH = 4;

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { ipcMain } from 'electron';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { createServices } from '../../../src-main/core/services.js';
 import { registerIpcHandlers } from '../../../src-main/electron/ipc-handlers.js';
 import { isTrustedSender } from '../../../src-main/electron/security.js';
-import { createServices } from '../../../src-main/core/services.js';
 import { operations } from '../../../src-main/ipc/contract.js';
 import { createRouter } from '../../../src-main/ipc/router.js';
 import { FakeWebContents, ipcMain as fakeIpcMain } from '../../fakes/electron.js';
@@ -27,10 +27,13 @@ describe('registerIpcHandlers()', () => {
       createServices({ COURIER_HOME: home }),
     );
     dispatched = [];
-    const spy = { ...router, dispatch: (channel: string, raw: unknown) => {
-      dispatched.push(channel);
-      return router.dispatch(channel, raw);
-    } };
+    const spy = {
+      ...router,
+      dispatch: (channel: string, raw: unknown) => {
+        dispatched.push(channel);
+        return router.dispatch(channel, raw);
+      },
+    };
     registerIpcHandlers(ipcMain, spy, (event) =>
       isTrustedSender(event, new Set([window.id]), APP_URL),
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { operations, type CourierApi } from '../../../src-main/ipc/contract.js';
+import { type CourierApi, operations } from '../../../src-main/ipc/contract.js';
 import { contextBridge, ipcRenderer } from '../../fakes/electron.js';
 
 await import('../../../src-main/electron/preload.js');
@@ -37,7 +37,13 @@ describe('the preload', () => {
         'files:grant',
         {
           files: [
-            { name: 'a.flac', relativePath: 'Album/a.flac', size: 3, lastModified: 1000, path: '/music/a.flac' },
+            {
+              name: 'a.flac',
+              relativePath: 'Album/a.flac',
+              size: 3,
+              lastModified: 1000,
+              path: '/music/a.flac',
+            },
             { name: 'b.flac', relativePath: 'b.flac', size: 3, lastModified: 1000 },
           ],
         },

@@ -45,7 +45,10 @@ describe('router', () => {
       ['an extra field', { files: [], extra: 1 }],
       ['a wrong type', { files: 'a.flac' }],
       ['a missing field', { files: [{ name: 'a.flac' }] }],
-      ['a fractional size', { files: [{ ...{ name: 'a', relativePath: 'a', lastModified: 0 }, size: 1.5 }] }],
+      [
+        'a fractional size',
+        { files: [{ ...{ name: 'a', relativePath: 'a', lastModified: 0 }, size: 1.5 }] },
+      ],
     ])('rejects %s before anything runs', async (_, request) => {
       const result = await router.dispatch('files:grant', request);
       expect(result).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
