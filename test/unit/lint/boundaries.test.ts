@@ -11,7 +11,8 @@ async function boundaryErrors(filePath: string, code: string): Promise<string[]>
     .map((message) => message.message);
 }
 
-describe('lint: process boundaries', () => {
+// The first lint loads the whole config (typescript-eslint, svelte): slow on a busy machine.
+describe('lint: process boundaries', { timeout: 60_000 }, () => {
   const importElectron = "import { app } from 'electron';\nexport const x = app;\n";
   const importFs = "import { readFile } from 'node:fs/promises';\nexport const x = readFile;\n";
   const importBareFs = "import fs from 'fs';\nexport const x = fs;\n";
