@@ -54,7 +54,6 @@ export class HashPool {
         for (const p of this.pending.values()) p.reject(error);
         this.pending.clear();
       });
-      worker.unref();
       this.workers.push(worker);
     }
   }

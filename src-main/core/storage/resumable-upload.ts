@@ -250,6 +250,7 @@ async function putSmall(
       ctx.budget.release();
     }
   });
+  ctx.emit({ type: 'part-done', key, partNumber: 1, bytes: size });
   return etagOf(response.ETag);
 }
 
