@@ -11,6 +11,7 @@ import {
 } from '../../src-main/core/sandbox/index.js';
 
 /** A parsed API answer. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- callers check the JSON they get
 export interface ApiAnswer<T = any> {
   status: number;
   headers: Headers;
@@ -24,6 +25,7 @@ export interface TestSandbox {
   /** A fresh access token for the sandbox's client. */
   token(): Promise<string>;
   /** Calls the API with a bearer token (fetched once and reused), parsing JSON answers. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- callers check the JSON they get
   api<T = any>(
     path: string,
     init?: RequestInit & { json?: unknown; auth?: boolean },
@@ -89,6 +91,7 @@ export async function startTestSandbox(
       } catch {
         // not JSON: keep the text
       }
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ApiAnswer
       return { status: res.status, headers: res.headers, body: body as any };
     },
     s3(overrides = {}) {

@@ -7,8 +7,8 @@ import { ApiError, envelope, errorEnvelope, readJsonBody, sendJson } from './htt
 import {
   ingestAudioMapping,
   ingestAudioOnly,
-  ingestJson,
   type IngestionContext,
+  ingestJson,
 } from './ingestion.js';
 import { listTags } from './lexicology.js';
 import type { RequestLog } from './request-log.js';

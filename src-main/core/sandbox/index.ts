@@ -3,26 +3,26 @@
  * of the organization's delivery bucket, used as the app's embedded "Sandbox" profile and as the
  * peer of every integration and end-to-end test. See docs/sandbox.md.
  */
+import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { createApiServer } from './api-server.js';
 import { Bucket } from './bucket.js';
 import { EntryStore } from './entry-store.js';
-import { NO_FAULTS, type FaultSettings } from './faults.js';
+import { type FaultSettings, NO_FAULTS } from './faults.js';
 import { loadOrCreateIdentity } from './identity.js';
 import { Processing, type ProcessingTimings } from './processing.js';
 import { RequestLog } from './request-log.js';
 import { createS3Gate } from './s3-gate.js';
 import { TOKEN_LIFETIME_MS, TokenIssuer } from './tokens.js';
 
-export { NO_FAULTS, faultsFromEnv, type FaultSettings } from './faults.js';
 export type { Entry, EntryState, IngestionMode } from './entry-store.js';
+export { type FaultSettings, faultsFromEnv, NO_FAULTS } from './faults.js';
+export { DEFAULT_TAG_LIMIT, MAX_TAG_LIMIT } from './lexicology.js';
 export type { LoggedRequest } from './request-log.js';
 export { TOKEN_LIFETIME_MS } from './tokens.js';
-export { DEFAULT_TAG_LIMIT, MAX_TAG_LIMIT } from './lexicology.js';
 
 /** How to start a sandbox; everything but `dataDir` has a default. */
 export interface SandboxOptions {

@@ -1,5 +1,5 @@
 import { badRequest, type ListFields } from './http-kit.js';
-import { VOCABULARY, type Tag } from './vocabulary.js';
+import { type Tag, VOCABULARY } from './vocabulary.js';
 
 /** Page size when `limit` is absent (the interface does not say; the client must not rely on it). */
 export const DEFAULT_TAG_LIMIT = 50;

@@ -4,6 +4,9 @@ import type { Bucket } from './bucket.js';
 import type { Entry, EntryStore } from './entry-store.js';
 import { VOCABULARY } from './vocabulary.js';
 
+/** An entry as of one update: catalog, outer_id, updated_at. */
+type Version = [string, string, number];
+
 /** Timings of steps 2 and 3 (section 3), shortened from hours to a configurable moment. */
 export interface ProcessingTimings {
   /** How long an entry's audio analysis takes. */
@@ -33,8 +36,12 @@ export class Processing {
 
   /** Starts the schedule and resumes entries left unfinished by a previous run. */
   start(): void {
-    this.schedule(
-      this.entries.all().filter((e) => e.state === 'stored' || e.state === 'analyzing'),
+    const all = this.entries.all();
+    this.schedule(all.filter((e) => e.state === 'stored'));
+    this.finishLater(
+      all
+        .filter((e) => e.state === 'analyzing')
+        .map((e) => [e.catalog_id, e.outer_id, e.updated_at]),
     );
     this.productTimer = setInterval(
       () => this.serially(() => this.computeProducts()),
@@ -45,17 +52,26 @@ export class Processing {
   /** Queues newly stored entries for analysis. */
   schedule(stored: Entry[]): void {
     if (this.closed || stored.length === 0) return;
-    const keys = stored.map((e) => [e.catalog_id, e.outer_id, e.updated_at] as const);
+    const keys: Version[] = stored.map((e) => [e.catalog_id, e.outer_id, e.updated_at]);
     const begin = setTimeout(() => {
       this.timers.delete(begin);
-      this.serially(() => this.advance(keys, 'stored', 'analyzing'));
-      const finish = setTimeout(() => {
-        this.timers.delete(finish);
-        this.serially(() => this.advance(keys, 'analyzing', 'analyzed'));
-      }, this.timings.analysisMs);
-      this.timers.add(finish);
+      this.serially(async () => {
+        // Each step only moves the version it scheduled: a re-ingested entry has its own timers.
+        this.finishLater(await this.advance(keys, 'stored', 'analyzing'));
+      });
     }, 0);
     this.timers.add(begin);
+  }
+
+  private finishLater(analyzing: Version[]): void {
+    if (this.closed || analyzing.length === 0) return;
+    const finish = setTimeout(() => {
+      this.timers.delete(finish);
+      this.serially(async () => {
+        await this.advance(analyzing, 'analyzing', 'analyzed');
+      });
+    }, this.timings.analysisMs);
+    this.timers.add(finish);
   }
 
   /** Stops timers and waits for the step in progress. */
@@ -74,19 +90,18 @@ export class Processing {
   }
 
   private async advance(
-    keys: readonly (readonly [string, string, number])[],
+    keys: Version[],
     from: Entry['state'],
     to: Entry['state'],
-  ): Promise<void> {
+  ): Promise<Version[]> {
     const changed: Entry[] = [];
     for (const [catalogId, outerId, version] of keys) {
       const entry = this.entries.get(catalogId, outerId);
-      // A re-ingested entry has a newer updated_at and its own schedule.
-      if (!entry || entry.state !== from || (from === 'stored' && entry.updated_at !== version))
-        continue;
-      changed.push({ ...entry, state: to, updated_at: this.now() });
+      if (!entry || entry.state !== from || entry.updated_at !== version) continue;
+      changed.push({ ...entry, state: to, updated_at: Math.max(this.now(), version + 1) });
     }
     if (changed.length > 0) await this.entries.put(changed);
+    return changed.map((e) => [e.catalog_id, e.outer_id, e.updated_at]);
   }
 
   private async computeProducts(): Promise<void> {

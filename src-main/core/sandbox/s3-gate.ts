@@ -1,17 +1,17 @@
 import {
   createServer,
-  request as httpRequest,
   type IncomingMessage,
+  request as httpRequest,
   type Server,
   type ServerResponse,
 } from 'node:http';
-import { pipeline } from 'node:stream/promises';
 import { PassThrough, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 import { AwsChunkedDecoder, IntegrityCheck, isAwsChunked } from './aws-chunked.js';
 import { isUnsafeKey, isWritableKey } from './bucket-policy.js';
 import { S3GateError, sendS3Error } from './s3-errors.js';
-import { isSignatureParam, queryPairs, uriEncode, verifySigV4, type SigningKeys } from './sigv4.js';
+import { isSignatureParam, queryPairs, type SigningKeys, uriEncode, verifySigV4 } from './sigv4.js';
 
 /** Where the gate forwards and what it enforces. */
 export interface GateOptions {

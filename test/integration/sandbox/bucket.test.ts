@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, type Hash, type Hmac, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
 
@@ -12,8 +12,8 @@ import {
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
-  UploadPartCommand,
   type S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,12 +35,31 @@ afterAll(async () => {
 
 /** SHA-256 for the AWS signer, on node:crypto (the presigner package is not a dependency). */
 class Sha256 {
-  private readonly hash;
-  constructor(secret?: string | Uint8Array) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', secret);
+  private hash: Hash | Hmac;
+  constructor(private readonly secret?: string | ArrayBuffer | ArrayBufferView) {
+    this.hash = this.fresh();
   }
-  update(data: string | Uint8Array): void {
-    this.hash.update(data);
+  private fresh(): Hash | Hmac {
+    if (this.secret === undefined) return createHash('sha256');
+    const key =
+      typeof this.secret === 'string'
+        ? this.secret
+        : ArrayBuffer.isView(this.secret)
+          ? Buffer.from(this.secret.buffer, this.secret.byteOffset, this.secret.byteLength)
+          : Buffer.from(this.secret);
+    return createHmac('sha256', key);
+  }
+  update(data: string | ArrayBuffer | ArrayBufferView): void {
+    this.hash.update(
+      typeof data === 'string'
+        ? data
+        : ArrayBuffer.isView(data)
+          ? Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+          : Buffer.from(data),
+    );
+  }
+  reset(): void {
+    this.hash = this.fresh();
   }
   async digest(): Promise<Uint8Array> {
     return this.hash.digest();
@@ -90,7 +109,10 @@ async function putAwsChunked(key: string, data: Buffer, crc32Base64: string): Pr
     headers,
     body,
   });
-  const { host: _host, 'content-length': _length, ...sent } = signed.headers;
+  // fetch sets Host and Content-Length itself.
+  const sent = Object.fromEntries(
+    Object.entries(signed.headers).filter(([name]) => name !== 'host' && name !== 'content-length'),
+  );
   return fetch(`${endpoint.origin}${path}`, { method: 'PUT', headers: sent, body });
 }
 

@@ -1,9 +1,10 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- answers are untyped JSON whose shape these tests check */
 import {
-  PutObjectCommand,
-  type S3Client,
+  GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
-  GetObjectCommand,
+  PutObjectCommand,
+  type S3Client,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
