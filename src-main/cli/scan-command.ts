@@ -7,8 +7,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { UsageError } from '../core/errors.js';
+import { type OuterIdField, outerIdFields, type OuterIdStrategy } from '../core/model/outer-id.js';
 import { finishScan, type ScanEntry } from '../core/model/read-result.js';
-import { outerIdFields, type OuterIdField, type OuterIdStrategy } from '../core/model/outer-id.js';
 import { scanFolder } from '../core/tags/scan-folder.js';
 import type { Command } from './command.js';
 

@@ -36,6 +36,13 @@ interface Hit {
 /** Tag types whose text music-metadata decodes as Latin-1 though writers often use UTF-8. */
 const latin1TagTypes = new Set(['exif', 'AIFF']);
 
+/** RIFF and bext strings are NUL-padded. */
+function stripTrailingNuls(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0) end--;
+  return text.slice(0, end);
+}
+
 /** TXXX:UPC, ----:com.apple.iTunes:UPC, upc → UPC: one name per field whatever the family. */
 function bareKey(id: string): string {
   let key = id;
@@ -47,7 +54,13 @@ function bareKey(id: string): string {
 /** Text RIFF INFO writers stored as UTF-8 but that was read as Latin-1 ("Ã©" → "é"). */
 export function repairLatin1Utf8(text: string): string {
   // Only strings made of single bytes with at least one high byte can be misread UTF-8.
-  if (!/[\u0080-\u00ff]/.test(text) || /[^\u0000-\u00ff]/.test(text)) return text;
+  let high = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0xff) return text;
+    if (code >= 0x80) high = true;
+  }
+  if (!high) return text;
   const bytes = Uint8Array.from(text, (c) => c.charCodeAt(0));
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -75,7 +88,7 @@ class NativeTags {
         let value = textOf(tag.value);
         if (value === undefined) continue;
         if (latin1TagTypes.has(tagType)) value = repairLatin1Utf8(value);
-        value = value.replace(/\0+$/, '');
+        value = stripTrailingNuls(value);
         if (value.trim() === '') continue;
         const key = bareKey(tag.id);
         const list = this.byKey.get(key);
