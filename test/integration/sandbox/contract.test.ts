@@ -813,3 +813,49 @@ describe('unknown routes', () => {
     expectError(await sandbox.api('/lexicology/tags', { method: 'POST' }), 405);
   });
 });
+
+describe('malformed input never causes a 500', () => {
+  it('answers below 500 to random bodies and queries on every route', async () => {
+    const routes = [
+      '/oauth/access_tokens/client',
+      '/lexicology/tags',
+      '/ingestion/audio_only',
+      '/ingestion/audio_mapping',
+      '/ingestion/json',
+    ];
+    const queries = [
+      `catalog_id=${catalog}&delivery_dir_path=%ZZ&limit=%00`,
+      `catalog_id=${catalog}&mapping_content=${encodeURIComponent('mapping: {a: [')}&delivery_dir_path=x`,
+      `catalog_id=${catalog}&catalog_id=other&media_fetch_type=`,
+      'limit=99999999999999999999&offset=1e3&name=%F0%9F%8E%B5',
+      `catalog_id=%2e%2e&delivery_dir_path=%2e%2e%2f`,
+    ];
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (const route of routes) {
+      for (const query of queries) {
+        const bytes = Buffer.from(Array.from({ length: 64 }, () => Math.floor(random() * 256)));
+        for (const body of [
+          bytes,
+          '[{"outer_id":{"$ne":1},"primary_media":[]}]',
+          '{"a":'.repeat(50),
+          '[' + '1,'.repeat(30) + '1]',
+        ]) {
+          const method = route === '/lexicology/tags' ? 'GET' : 'POST';
+          const answer = await sandbox.api(`${route}?${query}`, {
+            method,
+            body: method === 'GET' ? undefined : body,
+            headers: { 'content-type': 'application/json' },
+          });
+          expect(answer.status, `${method} ${route}?${query}`).toBeLessThan(500);
+          expect(answer.body.status).toBe(answer.status);
+        }
+      }
+    }
+  });
+
+  it('answers a delete of a key that never existed without a server error', async () => {
+    const { DeleteObjectCommand } = await import('@aws-sdk/client-s3');
+    await s3.send(new DeleteObjectCommand({ Bucket, Key: 'delivery/audio/never/there.wav' }));
+  });
+});

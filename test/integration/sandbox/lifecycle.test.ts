@@ -82,15 +82,13 @@ describe('sandbox processing across a restart', () => {
       timings: { analysisMs: 600_000, productIntervalMs: 600_000 },
     });
     const catalog = slow.info.catalogs[0]!.id;
-    await slow
-      .s3()
-      .send(
-        new PutObjectCommand({
-          Bucket: slow.info.bucket.bucket_name,
-          Key: 'delivery/audio/p/a.wav',
-          Body: 'a',
-        }),
-      );
+    await slow.s3().send(
+      new PutObjectCommand({
+        Bucket: slow.info.bucket.bucket_name,
+        Key: 'delivery/audio/p/a.wav',
+        Body: 'a',
+      }),
+    );
     await slow.api(`/ingestion/json?catalog_id=${catalog}`, {
       method: 'POST',
       json: [{ outer_id: 'P-1', primary_media: 'p/a.wav' }],
