@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+
+import { extensionOf, fileKind, fileStem } from '../../../src-main/core/model/audio-formats.js';
+import {
+  applyFileNameMapping,
+  mappingProblem,
+  mappingToYaml,
+  unfitFileNames,
+} from '../../../src-main/core/model/filename-mapping.js';
+import { finishScan, precheckFile, readFailure } from '../../../src-main/core/model/read-result.js';
+import { draft, fromTag } from './helpers.js';
+
+describe('audio formats', () => {
+  it('classifies files by extension', () => {
+    expect(fileKind('a/B.FLAC')).toBe('audio');
+    expect(fileKind('x.aif')).toBe('audio');
+    expect(fileKind('x.opus')).toBe('audio');
+    expect(fileKind('x.wma')).toBe('unsupported-audio');
+    expect(fileKind('cover.jpg')).toBe('ignored');
+    expect(fileKind('._song.mp3')).toBe('ignored');
+    expect(fileKind('README')).toBe('ignored');
+    expect(extensionOf('a.b/c')).toBe('');
+    expect(fileStem('dir/My.Song.wav')).toBe('My.Song');
+  });
+});
+
+describe('file name mapping', () => {
+  const mapping = { separator: '_', columns: ['outer_id', 'isrc', 'title'] as const };
+  it('splits a name into the mapped fields', () => {
+    expect(
+      applyFileNameMapping('x/CAT01_USRC17607839_Thriller.wav', {
+        ...mapping,
+        columns: [...mapping.columns],
+      }),
+    ).toEqual({
+      ok: true,
+      values: { outer_id: 'CAT01', isrc: 'USRC17607839', title: 'Thriller' },
+    });
+  });
+  it('reports names that do not fit', () => {
+    const m = { ...mapping, columns: [...mapping.columns] };
+    expect(unfitFileNames(['a_b_c.wav', 'a_b.wav', 'a__c.wav'], m)).toEqual([
+      { path: 'a_b.wav', message: "'a_b' has 2 part(s) separated by '_', the mapping expects 3" },
+      { path: 'a__c.wav', message: "'a__c' has an empty isrc" },
+    ]);
+  });
+  it('rejects mappings the service would not accept', () => {
+    expect(mappingProblem({ separator: '-', columns: ['outer_id', 'album' as never] })).toMatch(
+      /'album' is not a mapping field/,
+    );
+    expect(mappingProblem({ separator: '-', columns: ['title', 'title'] })).toMatch(/twice/);
+    expect(mappingProblem({ separator: '', columns: ['title'] })).toMatch(/separator/);
+    expect(mappingProblem({ separator: ' - ', columns: ['artist_name', 'title'] })).toBeNull();
+  });
+  it('writes the YAML document of section 4.4', () => {
+    expect(mappingToYaml({ separator: ' - ', columns: ['artist_name', 'title'] })).toBe(
+      "mapping:\n  - separator: ' - '\n  - column_0: artist_name\n  - column_1: title\n",
+    );
+  });
+});
+
+describe('scan results', () => {
+  it('lists non-audio as ignored, and empty or unsupported audio as errors', () => {
+    expect(precheckFile('notes.txt', 10)?.findings).toEqual([
+      { level: 'warning', message: 'ignored: not an audio file' },
+    ]);
+    expect(precheckFile('a.wma', 10)?.findings[0]?.level).toBe('error');
+    expect(precheckFile('a.mp3', 0)?.findings).toEqual([
+      { level: 'error', message: 'empty file (0 bytes)' },
+    ]);
+    expect(precheckFile('a.mp3', 10)).toBeNull();
+    expect(
+      readFailure('a.mp3', new Error('Invalid FLAC preamble: /abs/path/a.flac')).findings[0]!
+        .message,
+    ).toBe('cannot read the file (corrupt, truncated or not really audio): Invalid FLAC preamble');
+  });
+  it('assigns outer_ids across the scan and merges read and validation findings', () => {
+    const entries = finishScan([
+      { file: 'a.wav', draft: draft('a.wav', { isrc: fromTag('USRC17607839') }), findings: [] },
+      {
+        file: 'b.txt',
+        draft: null,
+        findings: [{ level: 'warning', message: 'ignored: not an audio file' }],
+      },
+      {
+        file: 'c.wav',
+        draft: draft('c.wav', { isrc: fromTag('USRC17607839') }),
+        findings: [{ level: 'error', message: 'damaged' }],
+      },
+    ]);
+    expect(entries.map((e) => e.track?.outer_id ?? null)).toEqual(['a', null, 'c']);
+    expect(entries[2]!.findings.map((f) => f.message)).toEqual([
+      'damaged',
+      'ISRC USRC17607839 is also on a.wav',
+    ]);
+  });
+});

@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+
+import { suggestArtistSplit } from '../../../src-main/core/model/artists.js';
+import { validateDelivery, validateTrack } from '../../../src-main/core/model/validate.js';
+import { draft, fromTag } from './helpers.js';
+
+const withId = (file: string, id: string, extra = {}) =>
+  draft(file, { outerId: fromTag(id), ...extra });
+
+function fields(findings: { field?: string; level: string }[]) {
+  return findings.map((f) => `${f.level}:${f.field}`);
+}
+
+describe('validateTrack()', () => {
+  it('finds nothing wrong with a complete track', () => {
+    expect(validateTrack(withId('a.wav', 'A1', { isrc: fromTag('GBAYE0601498') }))).toEqual([]);
+  });
+  it('requires outer_id and primary_media', () => {
+    const d = draft('a.wav');
+    delete d.primaryMedia;
+    expect(fields(validateTrack(d))).toEqual(['error:outer_id', 'error:primary_media']);
+  });
+  it('accepts an ISRC written with hyphens and lower case, rejects a malformed one', () => {
+    expect(validateTrack(withId('a.wav', 'A', { isrc: fromTag('gb-aye-06-01498') }))).toEqual([]);
+    const [finding] = validateTrack(withId('a.wav', 'A', { isrc: fromTag('GB-AYE-06-0149') }));
+    expect(finding).toMatchObject({ level: 'error', field: 'isrc' });
+    expect(finding?.message).toContain("'GB-AYE-06-0149'");
+  });
+  it('checks the UPC/EAN check digit', () => {
+    const ok = withId('a.wav', 'A', { album: { upc: fromTag('0 36000 29145 2') } });
+    expect(validateTrack(ok)).toEqual([]);
+    const bad = withId('a.wav', 'A', { album: { upc: fromTag('036000291453') } });
+    expect(validateTrack(bad)).toEqual([
+      {
+        level: 'error',
+        field: 'album.upc',
+        message: "UPC/EAN '036000291453' check digit is 3, expected 2",
+      },
+    ]);
+  });
+  it('warns about a year-only date and rejects Feb 29 of a common year', () => {
+    expect(fields(validateTrack(withId('a.wav', 'A', { releaseDate: fromTag('2019') })))).toEqual([
+      'warning:release_date',
+    ]);
+    expect(
+      fields(validateTrack(withId('a.wav', 'A', { releaseDate: fromTag('2019-02-29') }))),
+    ).toEqual(['error:release_date']);
+    expect(validateTrack(withId('a.wav', 'A', { releaseDate: fromTag('2020-02-29') }))).toEqual([]);
+  });
+  it('checks an album date that differs from the track date', () => {
+    const d = withId('a.wav', 'A', {
+      releaseDate: fromTag('2020-01-01'),
+      album: { releaseDate: fromTag('2021-02-30') },
+    });
+    expect(fields(validateTrack(d))).toEqual(['error:album.release_date']);
+  });
+  it('wants positive whole track positions and disk numbers', () => {
+    for (const bad of ['0', 'A1', '-2', '1.5']) {
+      const d = withId('a.wav', 'A', {
+        album: { trackPosition: fromTag(bad), diskNumber: fromTag(bad) },
+      });
+      expect(fields(validateTrack(d))).toEqual([
+        'error:album.track_position',
+        'error:album.disk_number',
+      ]);
+    }
+    const ok = withId('a.wav', 'A', {
+      album: { trackPosition: fromTag('03/12'), diskNumber: fromTag('1/2') },
+    });
+    expect(validateTrack(ok)).toEqual([]);
+  });
+  it('offers to split "A feat. B" and "A; B" without splitting them', () => {
+    const d = withId('a.wav', 'A', {
+      artists: fromTag([
+        { name: 'Jay-Z feat. Alicia Keys', role: 'Main' },
+        { name: 'Simon & Garfunkel', role: 'Main' },
+      ]),
+    });
+    const findings = validateTrack(d);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ level: 'warning', field: 'artists' });
+    expect(findings[0]!.message).toContain('Jay-Z (Main), Alicia Keys (Featured)');
+    expect(d.artists!.value).toHaveLength(2);
+  });
+  it('warns when title or artists are missing', () => {
+    const d = withId('a.wav', 'A');
+    delete d.title;
+    delete d.artists;
+    expect(fields(validateTrack(d))).toEqual(['warning:title', 'warning:artists']);
+  });
+});
+
+describe('suggestArtistSplit()', () => {
+  it('splits featuring credits and semicolon lists', () => {
+    expect(suggestArtistSplit('Daft Punk ft. Pharrell Williams', 'Main')).toEqual([
+      { name: 'Daft Punk', role: 'Main' },
+      { name: 'Pharrell Williams', role: 'Featured' },
+    ]);
+    expect(suggestArtistSplit('Björk; Thom Yorke', 'Main')).toEqual([
+      { name: 'Björk', role: 'Main' },
+      { name: 'Thom Yorke', role: 'Main' },
+    ]);
+    expect(
+      suggestArtistSplit('Santana featuring Rob Thomas; Michelle Branch', 'Main'),
+    ).toHaveLength(3);
+  });
+  it('leaves single names alone, even with & or commas', () => {
+    expect(suggestArtistSplit('Earth, Wind & Fire', 'Main')).toBeNull();
+    expect(suggestArtistSplit('Feathers', 'Main')).toBeNull();
+    expect(suggestArtistSplit('Aftermath', 'Main')).toBeNull();
+  });
+});
+
+describe('validateDelivery()', () => {
+  it('rejects an outer_id used twice, naming the other file', () => {
+    const result = validateDelivery([
+      withId('a/1.wav', 'X'),
+      withId('b/1.wav', 'X'),
+      withId('c.wav', 'Y'),
+    ]);
+    expect(result[0]).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        field: 'outer_id',
+        message: expect.stringContaining('b/1.wav'),
+      }),
+    ]);
+    expect(fields(result[1]!)).toEqual(['error:outer_id']);
+    expect(result[2]).toEqual([]);
+  });
+  it('warns about the same ISRC on two tracks, whatever its spelling', () => {
+    const result = validateDelivery([
+      withId('1.wav', 'A', { isrc: fromTag('USRC17607839') }),
+      withId('2.wav', 'B', { isrc: fromTag('us-rc1-76-07839') }),
+    ]);
+    expect(fields(result[0]!)).toEqual(['warning:isrc']);
+    expect(fields(result[1]!)).toEqual(['warning:isrc']);
+  });
+  it('wants track positions unique per album and disk', () => {
+    const album = (position: string, disk?: string, upc = '036000291452') => ({
+      upc: fromTag(upc),
+      trackPosition: fromTag(position),
+      ...(disk ? { diskNumber: fromTag(disk) } : {}),
+    });
+    const result = validateDelivery([
+      withId('1.wav', 'A', { album: album('1') }),
+      withId('2.wav', 'B', { album: album('01', '1') }),
+      withId('3.wav', 'C', { album: album('1', '2') }),
+      withId('4.wav', 'D', { album: album('1', undefined, '4006381333931') }),
+    ]);
+    expect(fields(result[0]!)).toEqual(['error:album.track_position']);
+    expect(result[1]![0]!.message).toBe('track 1 of disk 1 is also given to 1.wav');
+    expect(result[2]).toEqual([]);
+    expect(result[3]).toEqual([]);
+  });
+  it('groups albums by title when there is no UPC', () => {
+    const result = validateDelivery([
+      withId('1.wav', 'A', {
+        album: { title: fromTag('Abbey Road'), trackPosition: fromTag('2') },
+      }),
+      withId('2.wav', 'B', {
+        album: { title: fromTag('abbey road '), trackPosition: fromTag('2') },
+      }),
+    ]);
+    expect(fields(result[1]!)).toEqual(['error:album.track_position']);
+  });
+});
