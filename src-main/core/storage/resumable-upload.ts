@@ -265,8 +265,13 @@ async function loadSlice(
   length: number,
   signal: AbortSignal = ctx.signal,
 ): Promise<{ data: Buffer; md5: string }> {
-  await ctx.whenRunning();
-  await ctx.budget.acquire(signal);
+  // A pause that began while this transfer waited for a slot must hold it back too.
+  for (;;) {
+    await ctx.whenRunning();
+    await ctx.budget.acquire(signal);
+    if (!ctx.isPaused()) break;
+    ctx.budget.release();
+  }
   try {
     if (ctx.limiter) await ctx.limiter.take(length, ctx.signal);
     const handle = await open(localPath, 'r');

@@ -19,8 +19,8 @@ export interface S3Target {
 export interface S3ClientOptions {
   /** Sockets to keep per host; at least the upload concurrency. */
   maxSockets?: number;
-  /** A request whose socket is idle this long is abandoned (and retried by our own retry). */
-  requestTimeoutMs?: number;
+  /** A request whose socket sees no traffic this long is abandoned (and retried by our retry). */
+  idleTimeoutMs?: number;
   connectionTimeoutMs?: number;
 }
 
@@ -44,7 +44,9 @@ export function createS3Client(target: S3Target, options: S3ClientOptions = {}):
     requestHandler: {
       httpAgent: new Agent({ keepAlive: true, maxSockets }),
       httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets }),
-      requestTimeout: options.requestTimeoutMs ?? 60_000,
+      // An idle-socket timeout, not a whole-request one: a 64 MiB part on a slow uplink may take
+      // minutes, but a socket with no progress for this long is stalled and gets retried.
+      socketTimeout: options.idleTimeoutMs ?? 60_000,
       connectionTimeout: options.connectionTimeoutMs ?? 10_000,
     },
   });

@@ -55,7 +55,7 @@ export interface UploadOptions {
   /** Base of the exponential backoff, in ms (default 250). */
   retryBaseMs?: number;
   /** Idle-socket timeout per request, in ms (default 60 s): a stalled request is retried. */
-  requestTimeoutMs?: number;
+  idleTimeoutMs?: number;
   /**
    * FOR TESTS ONLY: lowers the 8 MiB part-size floor (and the single-PUT threshold with it) so
    * test data can be a few MiB. Real S3 rejects parts under 5 MiB; never set it in the product.
@@ -77,6 +77,7 @@ export interface UploadContext {
   signal: AbortSignal;
   /** Resolves when the run is not paused. */
   whenRunning: () => Promise<void>;
+  isPaused: () => boolean;
   emit: (event: UploadEvent) => void;
   /** Bytes handed to the network in this run, retries and unfinished attempts included. */
   stats: { bytesSent: number };

@@ -82,7 +82,7 @@ export class UploadQueue {
       this.init.client ??
       createS3Client(target, {
         maxSockets: concurrency * 2 + 4,
-        requestTimeoutMs: options.requestTimeoutMs,
+        idleTimeoutMs: options.idleTimeoutMs,
       });
     const hashes = new HashPool(1);
     const progress = new ProgressTracker((snapshot) =>
@@ -99,6 +99,7 @@ export class UploadQueue {
       progress,
       signal: this.abort.signal,
       whenRunning: () => this.paused?.promise ?? Promise.resolve(),
+      isPaused: () => this.paused !== undefined && !this.abort.signal.aborted,
       emit: (event) => this.emit(event),
       stats: { bytesSent: 0 },
       partSizeFloor: options.testPartSizeFloor ?? PART_LIMITS.floor,

@@ -1,0 +1,241 @@
+import { utimes, writeFile } from 'node:fs/promises';
+
+import {
+  AbortMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  ListMultipartUploadsCommand,
+} from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { deliveryKey } from '../../../src-main/core/storage/object-key.js';
+import type { UploadEvent, UploadOptions } from '../../../src-main/core/storage/upload-context.js';
+import { readJournal } from '../../../src-main/core/storage/upload-journal.js';
+import { planDirectoryUpload } from '../../../src-main/core/storage/upload-plan.js';
+import { UploadQueue } from '../../../src-main/core/storage/upload-queue.js';
+import type { S3Target } from '../../../src-main/core/storage/s3-client.js';
+import { startFaultProxy } from '../../support/fault-proxy.js';
+import { type S3Peer, adminClient, peerFactories } from '../../support/s3-peers.js';
+
+import { TEST_PART, makeDataDir, makeTree, sha256File, sha256Object } from './upload-helpers.js';
+
+const OPTIONS: UploadOptions = {
+  testPartSizeFloor: TEST_PART,
+  concurrency: 4,
+  retryBaseMs: 20,
+  idleTimeoutMs: 1_500,
+};
+
+async function run(
+  target: S3Target,
+  dataDir: string,
+  dir: string,
+  folder: string,
+  options = OPTIONS,
+) {
+  const queue = new UploadQueue({
+    target,
+    dataDir,
+    items: await planDirectoryUpload(dir, folder),
+    options,
+  });
+  const events: UploadEvent[] = [];
+  queue.on((e) => events.push(e));
+  return { queue, events, report: queue.start() };
+}
+
+for (const factory of peerFactories()) {
+  describe.skipIf(Boolean(factory.skip))(`uploader faults against ${factory.name}`, () => {
+    let peer: S3Peer;
+    beforeAll(async () => {
+      peer = await factory.start();
+    });
+    afterAll(async () => {
+      await peer?.stop();
+    });
+
+    it('completes every file byte-identical through resets, stalls and 503 SlowDown', async () => {
+      const proxy = await startFaultProxy({
+        upstream: peer.target.endpoint!,
+        seed: 7,
+        rate: 0.3,
+        max: { reset: 4, stall: 2, 'slow-down': 6, 'reset-after-upstream': 3 },
+      });
+      try {
+        const sizes = {
+          'one.wav': 6 * TEST_PART + 5,
+          'two.wav': 4 * TEST_PART,
+          'three.mp3': 30_000,
+        };
+        const { dir, paths } = await makeTree(sizes);
+        const { events, report } = await run(
+          { ...peer.target, endpoint: proxy.url },
+          await makeDataDir(),
+          dir,
+          'Faults',
+        );
+        const result = await report;
+        expect(result.files.map((f) => f.status)).toEqual(['uploaded', 'uploaded', 'uploaded']);
+        for (const rel of Object.keys(sizes)) {
+          expect(await sha256Object(peer.target, deliveryKey('Faults', rel))).toBe(
+            await sha256File(paths[rel as keyof typeof sizes]!),
+          );
+        }
+        expect(proxy.counts['slow-down'] + proxy.counts.reset + proxy.counts.stall).toBeGreaterThan(
+          0,
+        );
+        expect(events.some((e) => e.type === 'retry')).toBe(true);
+        if (proxy.counts['slow-down'] > 0) {
+          expect(events.some((e) => e.type === 'concurrency')).toBe(true);
+        }
+      } finally {
+        await proxy.stop();
+      }
+    });
+
+    it('fails a read-only key with AccessDenied and still uploads the others', async () => {
+      const proxy = await startFaultProxy({ upstream: peer.target.endpoint!, deny: /locked/ });
+      try {
+        const { dir } = await makeTree({ 'locked.wav': 3 * TEST_PART, 'open.wav': 1000 });
+        const { report } = await run(
+          { ...peer.target, endpoint: proxy.url },
+          await makeDataDir(),
+          dir,
+          'Denied',
+        );
+        const result = await report;
+        expect(result.ok).toBe(false);
+        expect(result.files).toMatchObject([
+          { key: 'delivery/audio/Denied/locked.wav', status: 'failed', code: 'access-denied' },
+          { key: 'delivery/audio/Denied/open.wav', status: 'uploaded' },
+        ]);
+      } finally {
+        await proxy.stop();
+      }
+    });
+
+    it('restarts a file whose local copy changed since its upload began', async () => {
+      const { dir, paths } = await makeTree({ 'changing.wav': 6 * TEST_PART });
+      const dataDir = await makeDataDir();
+      const key = deliveryKey('Changed', 'changing.wav');
+      // Interrupt after the first part is journaled.
+      const first = await run(peer.target, dataDir, dir, 'Changed', { ...OPTIONS, concurrency: 1 });
+      first.queue.on((e) => {
+        if (e.type === 'part-done') first.queue.cancel();
+      });
+      expect((await first.report).canceled).toBe(true);
+      // Cancel clears the journal; plant one as a crash would have left it.
+      const { target } = peer;
+      const created = await adminClient(target).send(
+        new CreateMultipartUploadCommand({ Bucket: target.bucket, Key: key }),
+      );
+      const { JournalWriter } = await import('../../../src-main/core/storage/upload-journal.js');
+      const { stat } = await import('node:fs/promises');
+      const before = await stat(paths['changing.wav']!);
+      await new JournalWriter(dataDir, {
+        version: 1,
+        bucket: target.bucket,
+        key,
+        localPath: paths['changing.wav']!,
+        size: before.size,
+        mtimeMs: Math.floor(before.mtimeMs),
+        state: 'uploading',
+        uploadId: created.UploadId!,
+        partSize: TEST_PART,
+        parts: [{ partNumber: 1, etag: 'stale', md5: 'stale', size: TEST_PART }],
+        updatedAt: '',
+      }).commit();
+
+      await writeFile(paths['changing.wav']!, Buffer.alloc(5 * TEST_PART + 3, 9));
+      await utimes(paths['changing.wav']!, new Date(), new Date(Date.now() + 5_000));
+      const second = await run(peer.target, dataDir, dir, 'Changed');
+      const result = await second.report;
+      expect(result.ok).toBe(true);
+      expect(second.events).toContainEqual({
+        type: 'file-restarted',
+        key,
+        reason: 'local-file-changed',
+      });
+      expect(await sha256Object(peer.target, key)).toBe(await sha256File(paths['changing.wav']!));
+      expect(await readJournal(dataDir, target.bucket, key)).toMatchObject({ state: 'complete' });
+    });
+
+    // s3rver can't abort (or expire) an upload, so only moto can play this scenario.
+    it.skipIf(factory.name === 's3rver')(
+      'restarts a file whose upload id expired on the server (NoSuchUpload)',
+      async () => {
+        const { dir, paths } = await makeTree({ 'expiring.wav': 6 * TEST_PART });
+        const dataDir = await makeDataDir();
+        const key = deliveryKey('Expired', 'expiring.wav');
+        const { target } = peer;
+        // Pause after two parts, keep the journal as a crash would have left it, then cancel.
+        const first = await run(target, dataDir, dir, 'Expired', { ...OPTIONS, concurrency: 1 });
+        const paused = new Promise<void>((resolve) =>
+          first.queue.on((e) => e.type === 'paused' && resolve()),
+        );
+        first.queue.on((e) => {
+          if (e.type === 'part-done' && e.partNumber === 2) first.queue.pause();
+        });
+        await paused;
+        await new Promise((r) => setTimeout(r, 300));
+        const journal = await readJournal(dataDir, target.bucket, key);
+        expect(journal).toMatchObject({ state: 'uploading' });
+        const uploadId = journal!.uploadId;
+        first.queue.cancel();
+        await first.report;
+        // The server forgot the upload (lifecycle expiry); the journal still names it.
+        await adminClient(target)
+          .send(
+            new AbortMultipartUploadCommand({
+              Bucket: target.bucket,
+              Key: key,
+              UploadId: uploadId,
+            }),
+          )
+          .catch(() => undefined);
+        const { JournalWriter } = await import('../../../src-main/core/storage/upload-journal.js');
+        await new JournalWriter(dataDir, journal!).commit();
+
+        const second = await run(target, dataDir, dir, 'Expired');
+        const result = await second.report;
+        expect(result.ok).toBe(true);
+        expect(second.events).toContainEqual({
+          type: 'file-restarted',
+          key,
+          reason: 'upload-expired',
+        });
+        expect(await sha256Object(target, key)).toBe(await sha256File(paths['expiring.wav']!));
+        const open = await adminClient(target).send(
+          new ListMultipartUploadsCommand({
+            Bucket: target.bucket,
+            Prefix: 'delivery/audio/Expired/',
+          }),
+        );
+        expect(open.Uploads ?? []).toEqual([]);
+      },
+    );
+
+    it('cancel aborts the multipart uploads it started and clears their journals', async () => {
+      const { dir } = await makeTree({ 'big.wav': 8 * TEST_PART });
+      const dataDir = await makeDataDir();
+      const key = deliveryKey('Cancel', 'big.wav');
+      const first = await run(peer.target, dataDir, dir, 'Cancel', { ...OPTIONS, concurrency: 1 });
+      first.queue.on((e) => {
+        if (e.type === 'part-done' && e.partNumber === 2) first.queue.cancel();
+      });
+      const result = await first.report;
+      expect(result.canceled).toBe(true);
+      expect(result.files).toMatchObject([{ key, status: 'canceled' }]);
+      expect(await readJournal(dataDir, peer.target.bucket, key)).toBeUndefined();
+      expect(await peer.listKeys()).not.toContain(key);
+      if (peer.supportsListParts) {
+        const open = await adminClient(peer.target).send(
+          new ListMultipartUploadsCommand({
+            Bucket: peer.target.bucket,
+            Prefix: 'delivery/audio/Cancel/',
+          }),
+        );
+        expect(open.Uploads ?? []).toEqual([]);
+      }
+    });
+  });
+}
