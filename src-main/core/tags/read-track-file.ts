@@ -43,20 +43,21 @@ export async function readTrackFile(root: string, path: string): Promise<FileRea
   }
 }
 
-/** Reads files `concurrency` at a time; results in the order of `paths`. */
+/** Reads files `concurrency` at a time; results in the order of `paths` (fewer if aborted). */
 export async function readTrackFiles(
   root: string,
   paths: string[],
   concurrency: number,
+  signal?: AbortSignal,
 ): Promise<FileReadResult[]> {
   const results: FileReadResult[] = new Array(paths.length);
   let next = 0;
   const lane = async () => {
-    while (next < paths.length) {
+    while (next < paths.length && !signal?.aborted) {
       const i = next++;
       results[i] = await readTrackFile(root, paths[i]!);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, paths.length)) }, lane));
-  return results;
+  return results.filter((r) => r !== undefined);
 }

@@ -1,0 +1,128 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { finishScan, type ScanEntry } from '../../../src-main/core/model/read-result.js';
+import { scanFolder } from '../../../src-main/core/tags/scan-folder.js';
+import { missingFixtureTools } from '../../support/audio-fixtures.js';
+import { combos, fixtureFolder, isrcOf, nfdName } from './fixtures.js';
+
+const missing = missingFixtureTools();
+if (missing.length > 0) {
+  if (process.env.CI === 'true') throw new Error(`tag tests need ${missing.join(', ')}`);
+  console.warn(`skipping tag integration tests: missing ${missing.join(', ')}`);
+}
+
+describe.skipIf(missing.length > 0)('scanFolder()', () => {
+  let entries: ScanEntry[];
+  let root: string;
+  beforeAll(async () => {
+    root = await fixtureFolder();
+    entries = finishScan(await scanFolder(root));
+  });
+  const entry = (file: string) => {
+    const found = entries.find((e) => e.file === file);
+    expect(found, file).toBeDefined();
+    return found!;
+  };
+
+  it('lists every file, with NFC paths and forward slashes, sorted', () => {
+    const files = entries.map((e) => e.file);
+    expect(files).toEqual([...files].sort());
+    expect(files).toContain('Björk/Café.flac');
+    expect(files).not.toContain(nfdName);
+    expect(files).toHaveLength(combos.length + 1 + 5 + 2);
+  });
+
+  const full = combos.filter((c) => c.family !== 'riff-info' && c.family !== 'bwf');
+  it.each(full.map((c) => [c.name, c] as const))('maps every field of %s', (name, combo) => {
+    const i = combos.indexOf(combo);
+    const { track, findings } = entry(name);
+    expect(findings).toEqual([]);
+    expect(track).toStrictEqual({
+      outer_id: isrcOf(i),
+      primary_media: name,
+      title: `Ünïcode — 日本語 ${i}`,
+      lyrics: 'first line\nsecond line',
+      isrc: isrcOf(i),
+      release_date: 20200229,
+      albums: [
+        {
+          upc: '5099902988023',
+          title: 'The Album',
+          release_date: '20200229',
+          type: 'Compilation',
+          references: [{ id: 'CAT-001', source: 'catalog_number' }],
+          track_position: String(i + 1),
+          disk_number: '1',
+        },
+      ],
+      artists: [
+        { id: 'Alice', name: 'Alice', role: 'Main' },
+        { id: 'Bob', name: 'Bob', role: 'Main' },
+      ],
+      customer_tags: [
+        ...(combo.family === 'id3v2.3' ? ['Rock'] : ['Rock', 'Pop']).map((tag) => ({
+          tag,
+          category: 'Genre',
+        })),
+        { tag: 'Happy', category: 'Mood' },
+      ],
+    });
+  });
+
+  it('reads RIFF INFO text written as UTF-8 and its ISRC', () => {
+    const i = combos.findIndex((c) => c.family === 'riff-info');
+    const { track, findings } = entry('wav/riff-info.wav');
+    expect(track).toMatchObject({
+      outer_id: isrcOf(i),
+      title: `Ünïcode — 日本語 ${i}`,
+      isrc: isrcOf(i),
+      release_date: 20200229,
+      albums: [{ title: 'The Album', release_date: '20200229', track_position: String(i + 1) }],
+      artists: [{ name: 'Alice; Bob', role: 'Main' }],
+    });
+    // One RIFF artist string holding two names is offered as a split.
+    expect(findings).toEqual([expect.objectContaining({ level: 'warning', field: 'artists' })]);
+  });
+
+  it('reads the ISRC of a BWF file from its bext description', () => {
+    const i = combos.findIndex((c) => c.family === 'bwf');
+    expect(entry('wav/bwf.wav').track).toStrictEqual({
+      outer_id: isrcOf(i),
+      primary_media: 'wav/bwf.wav',
+      isrc: isrcOf(i),
+    });
+  });
+
+  it('names an NFD file by its NFC name and offers to split a featuring credit', () => {
+    const { track, findings } = entry('Björk/Café.flac');
+    expect(track).toMatchObject({
+      outer_id: 'Café',
+      primary_media: 'Björk/Café.flac',
+      title: 'Naïve',
+    });
+    expect(findings.map((f) => f.field)).toEqual(['artists']);
+  });
+
+  it('turns broken and foreign files into findings without stopping', () => {
+    expect(entry('broken/empty.mp3')).toEqual({
+      file: 'broken/empty.mp3',
+      track: null,
+      findings: [{ level: 'error', message: 'empty file (0 bytes)' }],
+    });
+    for (const file of ['broken/text.mp3', 'broken/truncated.m4a', 'broken/song.wma']) {
+      const e = entry(file);
+      expect(e.track, file).toBeNull();
+      expect(e.findings[0]?.level, file).toBe('error');
+    }
+    const opus = entry('broken/truncated.opus');
+    expect(opus.findings[0]).toMatchObject({
+      level: 'error',
+      message: expect.stringContaining('truncated'),
+    });
+    for (const file of ['cover.jpg', 'notes.txt']) {
+      expect(entry(file).findings).toEqual([
+        { level: 'warning', message: 'ignored: not an audio file' },
+      ]);
+    }
+  });
+});

@@ -1,0 +1,124 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { missingFixtureTools } from '../../support/audio-fixtures.js';
+import { combos, fixtureFolder, isrcOf } from './fixtures.js';
+
+const run = promisify(execFile);
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const missing = missingFixtureTools();
+
+/** Runs `courier` from the sources as a child process; resolves even on a non-zero exit. */
+async function courier(args: string[]) {
+  try {
+    const { stdout, stderr } = await run('npx', ['tsx', 'src-main/cli.ts', ...args], {
+      cwd: repo,
+      env: { ...process.env, COURIER_HOME: '/nonexistent-courier-home' },
+      maxBuffer: 32 * 1024 * 1024,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe.skipIf(missing.length > 0)('courier scan', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await fixtureFolder();
+  });
+
+  it('prints one JSON array, one element per file, with exactly file, track and findings', async () => {
+    const { code, stdout } = await courier(['scan', root, '--json']);
+    expect(code).toBe(0);
+    const entries = JSON.parse(stdout) as Record<string, unknown>[];
+    expect(Array.isArray(entries)).toBe(true);
+    expect(entries).toHaveLength(combos.length + 1 + 5 + 2);
+    for (const entry of entries) {
+      expect(Object.keys(entry)).toEqual(['file', 'track', 'findings']);
+      expect(typeof entry.file).toBe('string');
+      expect(entry.file).not.toMatch(/\\|^\//);
+      for (const finding of entry.findings as Record<string, unknown>[]) {
+        expect(['error', 'warning']).toContain(finding.level);
+        expect(typeof finding.message).toBe('string');
+        for (const key of Object.keys(finding))
+          expect(['level', 'field', 'message']).toContain(key);
+      }
+      const track = entry.track as Record<string, unknown> | null;
+      if (track) {
+        expect(track.primary_media).toBe(entry.file);
+        for (const value of Object.values(track)) {
+          expect(value === '' || (Array.isArray(value) && value.length === 0)).toBe(false);
+        }
+      }
+    }
+    const flac = entries.find((e) => e.file === 'lossless/flac.flac');
+    const i = combos.findIndex((c) => c.name === 'lossless/flac.flac');
+    expect(flac).toStrictEqual({
+      file: 'lossless/flac.flac',
+      track: {
+        outer_id: isrcOf(i),
+        primary_media: 'lossless/flac.flac',
+        title: `Ünïcode — 日本語 ${i}`,
+        lyrics: 'first line\nsecond line',
+        isrc: isrcOf(i),
+        release_date: 20200229,
+        albums: [
+          {
+            upc: '5099902988023',
+            title: 'The Album',
+            release_date: '20200229',
+            type: 'Compilation',
+            references: [{ id: 'CAT-001', source: 'catalog_number' }],
+            track_position: String(i + 1),
+            disk_number: '1',
+          },
+        ],
+        artists: [
+          { id: 'Alice', name: 'Alice', role: 'Main' },
+          { id: 'Bob', name: 'Bob', role: 'Main' },
+        ],
+        customer_tags: [
+          { tag: 'Rock', category: 'Genre' },
+          { tag: 'Pop', category: 'Genre' },
+          { tag: 'Happy', category: 'Mood' },
+        ],
+      },
+      findings: [],
+    });
+    expect(entries.find((e) => e.file === 'notes.txt')).toStrictEqual({
+      file: 'notes.txt',
+      track: null,
+      findings: [{ level: 'warning', message: 'ignored: not an audio file' }],
+    });
+  });
+
+  it('prints a table and a summary line without --json, exit 0 despite errors', async () => {
+    const { code, stdout } = await courier(['scan', root]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^FILE\s+OUTER_ID\s+TITLE\s+ISRC\s+STATUS/);
+    expect(stdout).toContain('Björk/Café.flac');
+    expect(stdout.trim().split('\n').at(-1)).toMatch(
+      /^20 file\(s\): 14 track\(s\), 2 ignored, 4 unreadable; \d+ error\(s\), \d+ warning\(s\)$/,
+    );
+  });
+
+  it('uses another outer_id strategy when asked', async () => {
+    const { stdout } = await courier(['scan', root, '--json', '--outer-id', 'file-name']);
+    const entries = JSON.parse(stdout) as { file: string; track: { outer_id?: string } | null }[];
+    expect(entries.find((e) => e.file === 'mp3/id3v24.mp3')?.track?.outer_id).toBe('id3v24');
+  });
+
+  it('exits 2 on a usage error', async () => {
+    expect((await courier(['scan'])).code).toBe(2);
+    const noFolder = await courier(['scan', '/nonexistent/folder', '--json']);
+    expect(noFolder.code).toBe(2);
+    expect(noFolder.stderr).toContain('is not a folder');
+    expect((await courier(['scan', root, '--bogus'])).code).toBe(2);
+    expect((await courier(['scan', root, '--outer-id', 'tag:nope'])).code).toBe(2);
+  });
+});
