@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+import { ask } from './cli/ask.js';
 import type { CliIO } from './cli/command.js';
 import { commands } from './cli/commands.js';
 import { app } from './core/app-info.js';
@@ -78,6 +79,8 @@ function isArgumentError(error: unknown): boolean {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  // The AWS SDK warns on every run that its 2027 releases will need Node 22; we pin it.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const stopRequested = new Promise<void>((done) => {
     process.once('SIGINT', () => done());
     process.once('SIGTERM', () => done());
@@ -86,6 +89,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
     out: (text) => process.stdout.write(`${text}\n`),
     err: (text) => process.stderr.write(`${text}\n`),
     env: process.env,
+    ask,
+    isTTY: Boolean(process.stdout.isTTY),
     stopRequested,
   };
   runCli(process.argv.slice(2), io).then(

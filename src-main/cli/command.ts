@@ -12,6 +12,10 @@ export interface CliIO {
   out(text: string): void;
   err(text: string): void;
   env: NodeJS.ProcessEnv;
+  /** Asks the user on the terminal (a secret without echo); reads a line when piped. */
+  ask(question: string, options?: { secret?: boolean }): Promise<string>;
+  /** Whether stdout is a terminal (progress bars) or a pipe (plain lines). */
+  isTTY: boolean;
   /** Resolves when the user asks the command to stop (SIGINT/SIGTERM). */
   stopRequested: Promise<void>;
 }

@@ -1,13 +1,33 @@
 import { dataDir } from './data-dir.js';
 import { FileGrants } from './files/file-grants.js';
+import { Logger } from './log.js';
+import { ProfileStore } from './profiles/profile-store.js';
+import { KeychainSecretStore } from './secrets/keychain-store.js';
+import type { SecretStore } from './secrets/secret-store.js';
 
 /** The core services one running door (app, browser host, CLI) shares across its requests. */
 export interface CoreServices {
   dataDir: string;
   grants: FileGrants;
+  profiles: ProfileStore;
+  log: Logger;
 }
 
-/** Creates the services for this process, rooted at the data directory. */
-export function createServices(env: NodeJS.ProcessEnv = process.env): CoreServices {
-  return { dataDir: dataDir(env), grants: new FileGrants() };
+/**
+ * Creates the services for this process, rooted at the data directory. Secrets go to the OS
+ * keychain unless a store is given (memory, for a session-only choice);
+ * `COURIER_KEYCHAIN_SERVICE` names the keychain service (tests use their own).
+ */
+export function createServices(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { secrets?: SecretStore; source?: string } = {},
+): CoreServices {
+  const dir = dataDir(env);
+  const secrets = options.secrets ?? new KeychainSecretStore(env.COURIER_KEYCHAIN_SERVICE);
+  return {
+    dataDir: dir,
+    grants: new FileGrants(),
+    profiles: new ProfileStore(dir, secrets, env),
+    log: new Logger(dir, options.source ?? 'courier'),
+  };
 }

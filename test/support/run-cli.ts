@@ -28,6 +28,8 @@ export function runCli(
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout, stderr }));
+    // A command that never reads its input exits before the write lands: not an error.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }

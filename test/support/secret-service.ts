@@ -65,6 +65,7 @@ function output(
     child.once('close', (code) =>
       code === 0 ? resolve(text.trim()) : reject(new Error(`${command} exited with ${code}`)),
     );
+    child.stdin.on('error', () => undefined); // a daemon that forks may not read it
     child.stdin.end(input);
   });
 }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 
 import { CourierError } from '../errors.js';
 import { readJsonIfExists, writeJsonAtomic } from '../files/atomic-file.js';
+import { redactor } from '../log.js';
 import { SECRET_ENV, type SecretName, type SecretStore } from '../secrets/secret-store.js';
 import { parseProfile, type Profile, type ProfileInput } from './profile.js';
 
@@ -32,6 +33,11 @@ export class ProfileStore {
     this.#file = join(dataDir, 'profiles.json');
   }
 
+  /** Whether the profiles file exists yet (false only before the first run saved one). */
+  async exists(): Promise<boolean> {
+    return (await readJsonIfExists<ProfilesFile>(this.#file)) !== undefined;
+  }
+
   /** Every profile, in the order they were added. */
   async list(): Promise<Profile[]> {
     return (await this.#read()).profiles;
@@ -58,6 +64,7 @@ export class ProfileStore {
     for (const name of SECRET_NAMES) {
       const value = secrets[name];
       if (value !== undefined && value !== '') {
+        redactor.add(value);
         await this.secrets.set(profile.name, name, value);
       }
     }
@@ -83,10 +90,11 @@ export class ProfileStore {
    * `COURIER_SECRET_ACCESS_KEY` is set (automation), otherwise from the secret store.
    */
   async secret(profile: string, name: SecretName): Promise<string> {
-    const fromEnv = this.env[SECRET_ENV[name]];
-    if (fromEnv) return fromEnv;
-    const stored = await this.secrets.get(profile, name);
-    if (stored) return stored;
+    const value = this.env[SECRET_ENV[name]] || (await this.secrets.get(profile, name));
+    if (value) {
+      redactor.add(value);
+      return value;
+    }
     throw new CourierError(
       'secret_missing',
       `Profile "${profile}" has no ${name}: set it in the profile, or in ${SECRET_ENV[name]}.`,

@@ -13,7 +13,12 @@ const SERVICE = 'Catalog Courier';
 export class KeychainSecretStore implements SecretStore {
   readonly kind = 'keychain';
 
-  constructor(private readonly service = SERVICE) {}
+  readonly #service: string;
+
+  /** `service` names the keychain entries' service; tests pass their own. */
+  constructor(service?: string) {
+    this.#service = service || SERVICE;
+  }
 
   async get(profile: string, name: SecretName): Promise<string | null> {
     return this.#call('read', name, (entry) => entry.getPassword(), profile);
@@ -34,7 +39,7 @@ export class KeychainSecretStore implements SecretStore {
     profile: string,
   ): Promise<T> {
     try {
-      return await action(new AsyncEntry(this.service, `${profile}/${name}`));
+      return await action(new AsyncEntry(this.#service, `${profile}/${name}`));
     } catch (error) {
       // The library's message names the platform store and why; the secret is never in it.
       throw new CourierError(
