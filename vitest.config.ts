@@ -9,6 +9,8 @@ export default defineConfig({
     reporters: ['default', './test/support/summary-reporter.ts'],
     // Two shared cores: more workers only make every test slower.
     maxWorkers: 2,
+    // The AWS SDK warns on every process that its 2027 releases will need Node 22.
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     projects: [
       {
         // The real `electron` package throws without its binary; main-side tests use one fake.

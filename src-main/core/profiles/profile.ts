@@ -18,6 +18,7 @@ const secureUrl = (what: string) =>
     v.trim(),
     v.url(`${what} must be a URL`),
     v.check((value) => {
+      if (!URL.canParse(value)) return true; // v.url() above has reported it
       const url = new URL(value);
       return (
         url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname))
