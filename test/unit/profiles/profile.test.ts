@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { isLoopbackHost, parseProfile } from '../../../src-main/core/profiles/profile.js';
 import { Redactor } from '../../../src-main/core/log.js';
+import { isLoopbackHost, parseProfile } from '../../../src-main/core/profiles/profile.js';
 
 const valid = {
   name: 'Label',
