@@ -12,7 +12,7 @@ import {
 
 import { CourierError } from '../errors.js';
 
-import { expectedEtags, readFully, transferableBuffer } from './file-checksum.js';
+import { expectedEtags, readFully } from './file-checksum.js';
 import { assertDeliveryKey } from './object-key.js';
 import { choosePartSize, partCount, partRange } from './part-size.js';
 import { backoffDelay, classifyFailure, sleep } from './retry.js';
@@ -231,12 +231,12 @@ async function putSmall(
   localPath: string,
   size: number,
 ): Promise<string> {
-  const response = await withRetries(ctx, key, 'PutObject', async (attempt) => {
-    const { data, md5 } = await loadSlice(ctx, localPath, 0, size);
-    try {
+  const slice = { localPath, start: 0, length: size, capacity: ctx.partSizeFloor };
+  const response = await withRetries(ctx, key, 'PutObject', (attempt) =>
+    transfer(ctx, slice, ctx.signal, (data, md5) => {
       ctx.emit({ type: 'part-start', key, partNumber: 1, bytes: size, attempt });
       ctx.stats.bytesSent += size;
-      return await ctx.client.send(
+      return ctx.client.send(
         new PutObjectCommand({
           Bucket: ctx.bucket,
           Key: key,
@@ -246,25 +246,23 @@ async function putSmall(
         }),
         { abortSignal: ctx.signal },
       );
-    } finally {
-      ctx.budget.release();
-    }
-  });
+    }),
+  );
   ctx.emit({ type: 'part-done', key, partNumber: 1, bytes: size });
   return etagOf(response.ETag);
 }
 
 /**
- * Takes a budget slot, then reads and hashes a slice. Memory is bounded by the budget: a buffer
- * exists only while its slot is held. The caller releases the slot.
+ * One transfer: takes a budget slot, reads and hashes a slice of the file into a pooled buffer,
+ * sends it, then gives the buffer and the slot back. Memory is bounded by the budget: a part's
+ * bytes are held only while its slot is.
  */
-async function loadSlice(
+async function transfer<T>(
   ctx: UploadContext,
-  localPath: string,
-  start: number,
-  length: number,
-  signal: AbortSignal = ctx.signal,
-): Promise<{ data: Buffer; md5: string }> {
+  slice: { localPath: string; start: number; length: number; capacity: number },
+  signal: AbortSignal,
+  send: (data: Buffer, md5: string) => Promise<T>,
+): Promise<T> {
   // A pause that began while this transfer waited for a slot must hold it back too.
   for (;;) {
     await ctx.whenRunning();
@@ -272,20 +270,22 @@ async function loadSlice(
     if (!ctx.isPaused()) break;
     ctx.budget.release();
   }
+  let data: Buffer | undefined;
   try {
-    if (ctx.limiter) await ctx.limiter.take(length, ctx.signal);
-    const handle = await open(localPath, 'r');
-    const buffer = transferableBuffer(length);
+    if (ctx.limiter) await ctx.limiter.take(slice.length, signal);
+    const buffer = ctx.buffers.take(slice.length, slice.capacity);
+    const handle = await open(slice.localPath, 'r');
     try {
-      await readFully(handle, buffer, start, length);
+      await readFully(handle, buffer, slice.start, slice.length);
     } finally {
       await handle.close();
     }
-    const { data, md5 } = await ctx.hashes.md5(buffer);
-    return { data, md5: md5.toString('base64') };
-  } catch (error) {
+    const hashed = await ctx.hashes.md5(buffer);
+    data = hashed.data;
+    return await send(data, hashed.md5.toString('base64'));
+  } finally {
+    if (data) ctx.buffers.give(data);
     ctx.budget.release();
-    throw error;
   }
 }
 
@@ -338,10 +338,10 @@ async function uploadMultipart(
   const sendPart = async (partNumber: number): Promise<void> => {
     const { start, end } = partRange(size, partSize, partNumber);
     const bytes = end - start;
-    const part = await withRetries(ctx, key, `UploadPart ${partNumber}`, async (attempt) => {
+    const slice = { localPath, start, length: bytes, capacity: partSize };
+    const part = await withRetries(ctx, key, `UploadPart ${partNumber}`, (attempt) => {
       fileAbort.signal.throwIfAborted();
-      const { data, md5 } = await loadSlice(ctx, localPath, start, bytes, fileAbort.signal);
-      try {
+      return transfer(ctx, slice, fileAbort.signal, async (data, md5) => {
         ctx.emit({ type: 'part-start', key, partNumber, bytes, attempt });
         ctx.stats.bytesSent += bytes;
         const response = await ctx.client.send(
@@ -357,9 +357,7 @@ async function uploadMultipart(
           { abortSignal: fileAbort.signal },
         );
         return { partNumber, etag: etagOf(response.ETag), md5, size: bytes } satisfies JournalPart;
-      } finally {
-        ctx.budget.release();
-      }
+      });
     });
     entry.parts.push(part);
     await writer.commit();

@@ -40,6 +40,9 @@ export function createS3Client(target: S3Target, options: S3ClientOptions = {}):
     maxAttempts: 1,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    // With `Expect: 100-continue` the Node handler opens a fresh, non-keep-alive connection for
+    // every part (an extra handshake and round trip each); parts are retried whole anyway.
+    expectContinueHeader: false,
     // Handler options as a plain object: the SDK builds its Node handler from them.
     requestHandler: {
       httpAgent: new Agent({ keepAlive: true, maxSockets }),

@@ -1,5 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 
+import type { BufferPool } from './buffer-pool.js';
 import type { ConcurrencyBudget } from './concurrency-budget.js';
 import type { HashPool } from './file-checksum.js';
 import type { ProgressSnapshot, ProgressTracker } from './progress.js';
@@ -71,6 +72,7 @@ export interface UploadContext {
   budget: ConcurrencyBudget;
   limiter: RateLimiter | undefined;
   hashes: HashPool;
+  buffers: BufferPool;
   capabilities: S3Capabilities;
   progress: ProgressTracker;
   /** Aborted on cancel. */

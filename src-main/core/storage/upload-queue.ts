@@ -1,5 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 
+import { BufferPool } from './buffer-pool.js';
 import { ConcurrencyBudget } from './concurrency-budget.js';
 import { HashPool } from './file-checksum.js';
 import { PART_LIMITS } from './part-size.js';
@@ -95,6 +96,7 @@ export class UploadQueue {
       budget: new ConcurrencyBudget(concurrency),
       limiter: options.bytesPerSecond ? new RateLimiter(options.bytesPerSecond) : undefined,
       hashes,
+      buffers: new BufferPool(concurrency),
       capabilities: new S3Capabilities(),
       progress,
       signal: this.abort.signal,
