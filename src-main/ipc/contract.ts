@@ -6,6 +6,8 @@
  */
 import * as v from 'valibot';
 
+import { type LibrarySession, LibrarySessionSchema } from '../core/library/session-schema.js';
+
 /** What a failed operation tells the renderer: a stable code and one human sentence. */
 export interface ErrorInfo {
   code: string;
@@ -51,6 +53,11 @@ export const operations = {
     channel: 'files:grant',
     request: v.strictObject({ files: v.pipe(v.array(FileRefSchema), v.maxLength(200_000)) }),
   },
+  loadLibrary: { channel: 'library:load', request: v.strictObject({}) },
+  saveLibrary: {
+    channel: 'library:save',
+    request: v.strictObject({ session: LibrarySessionSchema }),
+  },
 } as const;
 
 export type OperationName = keyof typeof operations;
@@ -81,9 +88,17 @@ export interface GrantResult {
   refused: Array<{ relativePath: string; reason: string }>;
 }
 
+/** What `library:load` returns: the saved session, and the rows whose file is gone or changed. */
+export interface LoadedLibrary {
+  session: LibrarySession | null;
+  missing: string[];
+}
+
 interface Results {
   appInfo: AppInfo;
   grantFiles: GrantResult;
+  loadLibrary: LoadedLibrary;
+  saveLibrary: { saved: true };
 }
 
 export type ResultOf<N extends OperationName> = Results[N];

@@ -4,6 +4,7 @@
  */
 import { app } from '../core/app-info.js';
 import { CourierError } from '../core/errors.js';
+import { loadLibrarySession, saveLibrarySession } from '../core/library/library-session.js';
 import type { CoreServices } from '../core/services.js';
 import {
   type Envelope,
@@ -67,6 +68,13 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
         }
       }
       return result;
+    },
+    async loadLibrary() {
+      return loadLibrarySession(services.dataDir, services.grants);
+    },
+    async saveLibrary({ session }) {
+      await saveLibrarySession(services.dataDir, services.grants, session);
+      return { saved: true as const };
     },
   };
 

@@ -1,4 +1,6 @@
 import type { AppInfo, CourierApi } from '../../src-main/ipc/contract.js';
+import { WorkerTagReader } from '../lib/tags/tag-reader.js';
+import { GridState } from './grid-state.svelte.js';
 import { LibraryState } from './library-state.svelte.js';
 
 /** The views of the app shell, in navigation order. */
@@ -21,9 +23,11 @@ export class AppState {
   connection = $state<'connecting' | 'ready' | 'failed'>('connecting');
   connectionError = $state('');
   readonly library: LibraryState;
+  readonly grid: GridState;
 
   constructor(readonly api: CourierApi) {
-    this.library = new LibraryState(api);
+    this.library = new LibraryState(api, () => new WorkerTagReader());
+    this.grid = new GridState(this.library);
   }
 
   /** Asks main who it is; the shell shows the result or why it could not connect. */
@@ -32,6 +36,7 @@ export class AppState {
     if (result.ok) {
       this.info = result.value;
       this.connection = 'ready';
+      await this.library.load();
     } else {
       this.connection = 'failed';
       this.connectionError = result.error.message;

@@ -1,44 +1,409 @@
-import type { CourierApi, GrantedFile, PickedFile } from '../../src-main/ipc/contract.js';
+import { fileKind } from '../../src-main/core/model/audio-formats.js';
+import { assignOuterIds } from '../../src-main/core/model/outer-id.js';
+import type { FileReadResult } from '../../src-main/core/model/read-result.js';
+import type { DraftTrack, Finding, ValueSource } from '../../src-main/core/model/track.js';
+import { validateDelivery } from '../../src-main/core/model/validate.js';
+import type { LibrarySession } from '../../src-main/core/library/session-schema.js';
+import type { CourierApi, PickedFile } from '../../src-main/ipc/contract.js';
+import { positionGaps } from '../lib/albums.js';
+import type { TagReader } from '../lib/tags/tag-reader.js';
+import type { Column } from './columns.js';
+import { type DraftChange, UndoStack } from './undo-stack.js';
 
-/** The files the user brought in, as main granted them; a file added twice appears once. */
+/** Where a row is in its life: tags being read, read, or not readable as audio. */
+export type RowStatus = 'reading' | 'ready' | 'unreadable';
+
+/** One track of the library: a granted file and its draft metadata. */
+export interface LibraryRow {
+  /** The grant id main gave the file (stable per absolute path). */
+  id: string;
+  size: number;
+  lastModified: number;
+  status: RowStatus;
+  draft: DraftTrack;
+  /** The draft as read from the tags, before any edit. */
+  original: DraftTrack | null;
+  readFindings: Finding[];
+  /** Restored from a saved session but the file is gone or changed: main can't read it. */
+  missing?: boolean;
+}
+
+/** An edit of one track: its new draft. */
+export interface DraftEdit {
+  id: string;
+  draft: DraftTrack;
+}
+
+/** A file that was not added, and why. */
+export interface SkippedFile {
+  relativePath: string;
+  reason: string;
+}
+
+const manual: ValueSource = { kind: 'manual' };
+
+/**
+ * The library: every track the user brought in, its draft metadata and findings, edits with undo,
+ * and the session saved (debounced) so it survives a restart. `rows` is replaced, never mutated,
+ * so 10,000 tracks cost one signal.
+ */
 export class LibraryState {
-  files = $state.raw<GrantedFile[]>([]);
-  refused = $state.raw<Array<{ relativePath: string; reason: string }>>([]);
+  rows = $state.raw<LibraryRow[]>([]);
+  ignored = $state.raw<SkippedFile[]>([]);
   busy = $state(false);
   error = $state('');
+  readDone = $state(0);
+  readTotal = $state(0);
+  undoLabel = $state<string | undefined>(undefined);
+  redoLabel = $state<string | undefined>(undefined);
+  /** Bumped after each user edit (for views that follow edits, e.g. the inspector). */
+  editVersion = $state(0);
 
-  constructor(private readonly api: CourierApi) {}
+  /** Row index by id. */
+  readonly indexById = $derived.by(() => {
+    // A lookup rebuilt with the rows, not state of its own.
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity
+    const map = new Map<string, number>();
+    this.rows.forEach((row, i) => map.set(row.id, i));
+    return map;
+  });
 
-  /** Hands picked or dropped files to main and adds the ones it granted. */
+  /** Every row's findings (read problems, validation across the library, position gaps). */
+  readonly findings = $derived.by(() => computeFindings(this.rows));
+
+  /** Counts for the summary and filters. */
+  readonly counts = $derived.by(() => {
+    let errors = 0;
+    let warnings = 0;
+    for (const list of this.findings.values()) {
+      if (list.some((f) => f.level === 'error')) errors++;
+      else if (list.length > 0) warnings++;
+    }
+    return { errors, warnings };
+  });
+
+  // File objects are only needed for the first tag read; they are not state.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  readonly #files = new Map<string, File>();
+  readonly #stack = new UndoStack();
+  #reader: TagReader | undefined;
+  #saveTimer: ReturnType<typeof setTimeout> | undefined;
+  #saving: Promise<void> = Promise.resolve();
+  #pendingResults: Array<[string, FileReadResult]> = [];
+  #flushTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly api: CourierApi,
+    private readonly makeReader: () => TagReader,
+    private readonly options: { saveDelayMs?: number; flushDelayMs?: number } = {},
+  ) {}
+
+  /** Adds picked or dropped files: audio is granted by main and read; the rest is listed. */
   async add(picked: PickedFile[]): Promise<void> {
     if (picked.length === 0) return;
     this.busy = true;
     this.error = '';
     try {
-      const result = await this.api.grantFiles(picked);
+      const audio: PickedFile[] = [];
+      const skipped: SkippedFile[] = [];
+      for (const item of picked) {
+        const kind = fileKind(item.relativePath);
+        if (kind === 'audio') audio.push(item);
+        else if (kind === 'unsupported-audio') {
+          skipped.push({
+            relativePath: item.relativePath,
+            reason: 'unsupported audio format (deliver MP3, FLAC, Ogg, Opus, M4A, WAV or AIFF)',
+          });
+        } else skipped.push({ relativePath: item.relativePath, reason: 'not an audio file' });
+      }
+      const known = new Set(this.ignored.map((s) => s.relativePath));
+      this.ignored = [...this.ignored, ...skipped.filter((s) => !known.has(s.relativePath))];
+      if (audio.length === 0) return;
+
+      const result = await this.api.grantFiles(audio);
       if (!result.ok) {
         this.error = result.error.message;
         return;
       }
-      // A local lookup while merging, not state: a plain Set is right here.
       // eslint-disable-next-line svelte/prefer-svelte-reactivity
-      const known = new Set(this.files.map((file) => file.id));
-      const fresh: GrantedFile[] = [];
-      for (const file of result.value.granted) {
-        if (known.has(file.id)) continue;
-        known.add(file.id);
-        fresh.push(file);
+      const byPath = new Map(audio.map((item) => [item.relativePath, item.file as File]));
+      const existing = this.indexById;
+      const fresh: LibraryRow[] = [];
+      const toRead: { key: string; file: File; relativePath: string }[] = [];
+      const revived: string[] = [];
+      // eslint-disable-next-line svelte/prefer-svelte-reactivity
+      const seen = new Set<string>();
+      for (const granted of result.value.granted) {
+        const file = byPath.get(granted.relativePath);
+        if (!file || seen.has(granted.id)) continue;
+        seen.add(granted.id);
+        const index = existing.get(granted.id);
+        if (index !== undefined) {
+          // Added again: same row. A file restored as missing is readable again.
+          if (this.rows[index]!.missing) revived.push(granted.id);
+          this.#files.set(granted.id, file);
+          continue;
+        }
+        this.#files.set(granted.id, file);
+        const relativePath = granted.relativePath.normalize('NFC');
+        fresh.push({
+          id: granted.id,
+          size: granted.size,
+          lastModified: Math.trunc(file.lastModified),
+          status: 'reading',
+          draft: {
+            file: relativePath,
+            primaryMedia: { value: relativePath, source: { kind: 'file-name' } },
+          },
+          original: null,
+          readFindings: [],
+        });
+        toRead.push({ key: granted.id, file, relativePath });
       }
-      this.files = [...this.files, ...fresh];
-      this.refused = [...this.refused, ...result.value.refused];
+      this.ignored = [
+        ...this.ignored,
+        ...result.value.refused.map((r) => ({ relativePath: r.relativePath, reason: r.reason })),
+      ];
+      if (revived.length > 0) {
+        const ids = new Set(revived);
+        this.rows = this.rows.map((row) => (ids.has(row.id) ? { ...row, missing: false } : row));
+      }
+      if (fresh.length > 0) {
+        this.rows = [...this.rows, ...fresh];
+        this.readTotal += fresh.length;
+        this.#scheduleSave();
+        void this.#read(toRead);
+      }
     } finally {
       this.busy = false;
     }
   }
 
-  /** Empties the library. */
+  async #read(files: { key: string; file: File; relativePath: string }[]): Promise<void> {
+    this.#reader ??= this.makeReader();
+    await this.#reader.read(files, (key, result) => {
+      this.#pendingResults.push([key, result]);
+      this.#flushTimer ??= setTimeout(() => this.#flushResults(), this.options.flushDelayMs ?? 120);
+    });
+  }
+
+  /** Applies buffered tag results at once: one new array per batch, not per file. */
+  #flushResults(): void {
+    this.#flushTimer = undefined;
+    const results = new Map(this.#pendingResults);
+    this.#pendingResults = [];
+    if (results.size === 0) return;
+    let rows = this.rows.map((row) => {
+      const result = results.get(row.id);
+      if (!result || row.status !== 'reading') return row;
+      if (!result.draft) {
+        return { ...row, status: 'unreadable' as const, readFindings: result.findings };
+      }
+      return {
+        ...row,
+        status: 'ready' as const,
+        draft: result.draft,
+        original: result.draft,
+        readFindings: result.findings,
+      };
+    });
+    rows = withOuterIds(rows);
+    this.readDone += results.size;
+    if (this.readDone >= this.readTotal) {
+      this.readDone = 0;
+      this.readTotal = 0;
+    }
+    this.rows = rows;
+    this.#scheduleSave();
+  }
+
+  /** Resolves once every file added so far has been read and shown (tests, benchmark). */
+  async settled(): Promise<void> {
+    while (this.readTotal > 0 || this.#flushTimer) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** Applies edits as one undoable command; edits that change nothing are dropped. */
+  applyEdits(label: string, edits: readonly DraftEdit[]): number {
+    const index = this.indexById;
+    const changes: DraftChange[] = [];
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity
+    const seen = new Set<string>();
+    for (const edit of edits) {
+      const i = index.get(edit.id);
+      if (i === undefined || seen.has(edit.id)) continue;
+      const row = this.rows[i]!;
+      if (row.status !== 'ready' || sameDraft(row.draft, edit.draft)) continue;
+      seen.add(edit.id);
+      changes.push({ id: edit.id, before: row.draft, after: edit.draft });
+    }
+    if (changes.length === 0) return 0;
+    this.#stack.push({ label, changes });
+    this.#replace(changes.map((c) => [c.id, c.after]));
+    return changes.length;
+  }
+
+  /** Sets one column to `text` on every given track (a manual edit). */
+  setCell(ids: readonly string[], column: Column, text: string, label?: string): number {
+    if (!column.set) return 0;
+    const edits: DraftEdit[] = [];
+    for (const id of ids) {
+      const row = this.row(id);
+      if (!row || row.status !== 'ready' || column.get(row.draft) === text) continue;
+      edits.push({ id, draft: column.set(row.draft, text, manual) });
+    }
+    return this.applyEdits(label ?? `Edit ${column.label}`, edits);
+  }
+
+  /** The row with this id. */
+  row(id: string): LibraryRow | undefined {
+    const i = this.indexById.get(id);
+    return i === undefined ? undefined : this.rows[i];
+  }
+
+  /** Reverts the last command. */
+  undo(): void {
+    const command = this.#stack.undo();
+    if (command) this.#replace(command.changes.map((c) => [c.id, c.before]));
+  }
+
+  /** Applies the last undone command again. */
+  redo(): void {
+    const command = this.#stack.redo();
+    if (command) this.#replace(command.changes.map((c) => [c.id, c.after]));
+  }
+
+  #replace(drafts: Array<[string, DraftTrack]>): void {
+    const byId = new Map(drafts);
+    this.rows = this.rows.map((row) => {
+      const draft = byId.get(row.id);
+      return draft ? { ...row, draft } : row;
+    });
+    this.undoLabel = this.#stack.undoLabel;
+    this.redoLabel = this.#stack.redoLabel;
+    this.editVersion++;
+    this.#scheduleSave();
+  }
+
+  /** Empties the library (and the saved session). */
   clear(): void {
-    this.files = [];
-    this.refused = [];
+    this.rows = [];
+    this.ignored = [];
+    this.#files.clear();
+    this.#stack.clear();
+    this.undoLabel = undefined;
+    this.redoLabel = undefined;
+    this.#scheduleSave();
+  }
+
+  /** The session as saved: rows and ignored files. */
+  toSession(): LibrarySession {
+    return {
+      version: 1,
+      rows: this.rows.map((row) => ({
+        id: row.id,
+        size: row.size,
+        lastModified: row.lastModified,
+        status: row.status,
+        draft: row.draft,
+        original: row.original,
+        readFindings: row.readFindings,
+      })),
+      ignored: this.ignored,
+    };
+  }
+
+  /** Restores the saved session, if any; rows whose file is gone are marked missing. */
+  async load(): Promise<void> {
+    const result = await this.api.loadLibrary({});
+    if (!result.ok) {
+      this.error = result.error.message;
+      return;
+    }
+    const { session, missing } = result.value;
+    if (!session || this.rows.length > 0) return;
+    const gone = new Set(missing);
+    this.rows = session.rows.map((row) => {
+      // Without the File object tags can't be read after a restart: ask for the file again.
+      const unread = row.status === 'reading';
+      return {
+        ...row,
+        status: unread ? ('unreadable' as const) : row.status,
+        readFindings: unread
+          ? [
+              {
+                level: 'error' as const,
+                message: 'tags were not read before the app closed; add the file again',
+              },
+            ]
+          : row.readFindings,
+        missing: gone.has(row.id),
+      };
+    });
+    this.ignored = session.ignored;
+  }
+
+  #scheduleSave(): void {
+    clearTimeout(this.#saveTimer);
+    this.#saveTimer = setTimeout(() => void this.saveNow(), this.options.saveDelayMs ?? 1000);
+  }
+
+  /** Saves the session now (also what the debounce ends in). */
+  saveNow(): Promise<void> {
+    clearTimeout(this.#saveTimer);
+    this.#saveTimer = undefined;
+    const session = this.toSession();
+    this.#saving = this.#saving.then(async () => {
+      const result = await this.api.saveLibrary({ session });
+      if (!result.ok) this.error = `The library could not be saved: ${result.error.message}`;
+    });
+    return this.#saving;
   }
 }
+
+function sameDraft(a: DraftTrack, b: DraftTrack): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Gives derived outer_ids to ready rows; manual and CSV ones are kept. */
+function withOuterIds(rows: LibraryRow[]): LibraryRow[] {
+  const ready = rows.filter((row) => row.status === 'ready');
+  const assigned = assignOuterIds(ready.map((row) => row.draft));
+  const byId = new Map(ready.map((row, i) => [row.id, assigned[i]!] as const));
+  return rows.map((row) => {
+    const draft = byId.get(row.id);
+    if (!draft) return row;
+    const kind = row.draft.outerId?.source.kind;
+    if (kind === 'manual' || kind === 'csv') return row;
+    if (draft.outerId?.value === row.draft.outerId?.value) return row;
+    return { ...row, draft, original: row.original === row.draft ? draft : row.original };
+  });
+}
+
+/** The findings of every row by id. */
+function computeFindings(rows: readonly LibraryRow[]): Map<string, Finding[]> {
+  const result = new Map<string, Finding[]>();
+  const ready = rows.filter((row) => row.status === 'ready');
+  const drafts = ready.map((row) => row.draft);
+  const validation = validateDelivery(drafts);
+  const gaps = positionGaps(drafts);
+  ready.forEach((row, i) => {
+    const list = [...row.readFindings, ...validation[i]!];
+    const gap = gaps.get(i);
+    if (gap) list.push(gap);
+    if (row.missing) list.push(missingFinding);
+    result.set(row.id, list);
+  });
+  for (const row of rows) {
+    if (row.status === 'unreadable') {
+      result.set(row.id, row.missing ? [...row.readFindings, missingFinding] : row.readFindings);
+    }
+  }
+  return result;
+}
+
+const missingFinding: Finding = {
+  level: 'warning',
+  message: 'the file is gone or changed since it was added; add it again to deliver it',
+};

@@ -1,0 +1,93 @@
+/**
+ * The library session as it crosses IPC and sits on disk: the granted files and the drafts the
+ * user reviewed, with every value's source. Strict and bounded like every request schema; pure
+ * (valibot only) because the contract, and so the renderer, imports it.
+ */
+import * as v from 'valibot';
+
+const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
+const count = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
+
+const SourceSchema = v.variant('kind', [
+  v.strictObject({ kind: v.literal('tag'), tag: text(256) }),
+  v.strictObject({ kind: v.literal('file-name') }),
+  v.strictObject({ kind: v.literal('manual') }),
+  v.strictObject({ kind: v.literal('csv'), column: v.optional(text(256)) }),
+  v.strictObject({ kind: v.literal('derived'), from: text(1024) }),
+]);
+
+const sourced = <T extends v.GenericSchema>(value: T) =>
+  v.optional(v.strictObject({ value, source: SourceSchema }));
+
+const shortText = sourced(text(4096));
+const ReferenceSchema = v.strictObject({ id: text(1024), source: text(256) });
+const references = sourced(v.pipe(v.array(ReferenceSchema), v.maxLength(100)));
+
+const DraftAlbumSchema = v.strictObject({
+  title: shortText,
+  upc: shortText,
+  releaseDate: shortText,
+  type: shortText,
+  references,
+  trackPosition: shortText,
+  diskNumber: shortText,
+  label: shortText,
+  catalogNumber: shortText,
+});
+
+/** A draft track (core/model/track.ts `DraftTrack`) as a runtime schema. */
+export const DraftTrackSchema = v.strictObject({
+  file: text(4096),
+  outerId: shortText,
+  primaryMedia: shortText,
+  title: shortText,
+  lyrics: sourced(text(100_000)),
+  isrc: shortText,
+  releaseDate: shortText,
+  artists: sourced(
+    v.pipe(
+      v.array(v.strictObject({ name: text(1024), role: text(256), id: v.optional(text(1024)) })),
+      v.maxLength(200),
+    ),
+  ),
+  references,
+  customerTags: sourced(
+    v.pipe(v.array(v.strictObject({ tag: text(1024), category: text(256) })), v.maxLength(200)),
+  ),
+  album: v.optional(DraftAlbumSchema),
+});
+
+const FindingSchema = v.strictObject({
+  level: v.picklist(['error', 'warning']),
+  field: v.optional(text(128)),
+  message: text(4096),
+});
+
+/** One row of the library: a granted file and what the user made of its metadata. */
+export const SessionRowSchema = v.strictObject({
+  /** The file's grant id (stable per absolute path). */
+  id: v.pipe(text(64), v.minLength(1)),
+  size: count,
+  lastModified: count,
+  status: v.picklist(['reading', 'ready', 'unreadable']),
+  draft: DraftTrackSchema,
+  /** The draft as the tags gave it, before any edit (null when unreadable). */
+  original: v.nullable(DraftTrackSchema),
+  readFindings: v.pipe(v.array(FindingSchema), v.maxLength(50)),
+});
+
+/** The whole session. */
+export const LibrarySessionSchema = v.strictObject({
+  version: v.literal(1),
+  rows: v.pipe(v.array(SessionRowSchema), v.maxLength(200_000)),
+  ignored: v.pipe(
+    v.array(v.strictObject({ relativePath: text(4096), reason: text(1024) })),
+    v.maxLength(200_000),
+  ),
+});
+
+/** A library session. */
+export type LibrarySession = v.InferOutput<typeof LibrarySessionSchema>;
+
+/** One session row. */
+export type SessionRow = v.InferOutput<typeof SessionRowSchema>;

@@ -1,0 +1,109 @@
+/**
+ * A small pool of tags workers. Files are handed out a few per worker at a time so a drop of
+ * 10,000 files never queues 10,000 Blobs in one worker; results come back in completion order.
+ */
+import { type FileReadResult, readFailure } from '../../../src-main/core/model/read-result.js';
+
+/** What the page sends a worker: the file and its delivery-relative path. */
+export interface TagRequest {
+  key: string;
+  file: File;
+  relativePath: string;
+}
+
+/** What a worker answers for one file. */
+export interface TagResponse {
+  key: string;
+  result: FileReadResult;
+}
+
+/** Reads tags of files; the library state depends on this interface only (tests fake it). */
+export interface TagReader {
+  /** Reads every file, calling `onResult` as each one finishes; resolves when all are done. */
+  read(
+    files: readonly { key: string; file: File; relativePath: string }[],
+    onResult: (key: string, result: FileReadResult) => void,
+  ): Promise<void>;
+}
+
+const perWorker = 4;
+
+/** The worker-pool reader used by the app. */
+export class WorkerTagReader implements TagReader {
+  readonly #workers: Worker[] = [];
+  /** One read at a time: workers answer by message, and two reads would share the listeners. */
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(size = Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1))) {
+    for (let i = 0; i < size; i++) {
+      this.#workers.push(
+        new Worker(new URL('./tag-worker.ts', import.meta.url), {
+          type: 'module',
+          name: `tags-${i}`,
+        }),
+      );
+    }
+  }
+
+  read(
+    files: readonly { key: string; file: File; relativePath: string }[],
+    onResult: (key: string, result: FileReadResult) => void,
+  ): Promise<void> {
+    const run = this.#queue.then(() => this.#readNow(files, onResult));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #readNow(
+    files: readonly { key: string; file: File; relativePath: string }[],
+    onResult: (key: string, result: FileReadResult) => void,
+  ): Promise<void> {
+    let next = 0;
+    await Promise.all(
+      this.#workers.map(
+        (worker) =>
+          new Promise<void>((done) => {
+            const inFlight = new Map<string, string>();
+            const pump = () => {
+              while (inFlight.size < perWorker && next < files.length) {
+                const item = files[next++]!;
+                inFlight.set(item.key, item.relativePath);
+                worker.postMessage({
+                  key: item.key,
+                  file: item.file,
+                  relativePath: item.relativePath,
+                });
+              }
+              if (inFlight.size === 0) {
+                worker.removeEventListener('message', onMessage);
+                worker.removeEventListener('error', onError);
+                done();
+              }
+            };
+            const onMessage = (event: MessageEvent<TagResponse>) => {
+              inFlight.delete(event.data.key);
+              onResult(event.data.key, event.data.result);
+              pump();
+            };
+            const onError = (event: ErrorEvent) => {
+              // A worker that dies takes its files with it: report them rather than hang.
+              event.preventDefault();
+              for (const [key, path] of inFlight) {
+                onResult(
+                  key,
+                  readFailure(path, new Error(event.message || 'the tags worker failed')),
+                );
+              }
+              inFlight.clear();
+              worker.removeEventListener('message', onMessage);
+              worker.removeEventListener('error', onError);
+              done();
+            };
+            worker.addEventListener('message', onMessage);
+            worker.addEventListener('error', onError);
+            pump();
+          }),
+      ),
+    );
+  }
+}
