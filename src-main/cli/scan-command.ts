@@ -111,6 +111,10 @@ export const scanCommand: Command = {
     const controller = new AbortController();
     void io.stopRequested.then(() => controller.abort());
     const results = await scanFolder(root, { concurrency, signal: controller.signal });
+    if (controller.signal.aborted) {
+      io.err('courier scan: interrupted; nothing printed');
+      return 1;
+    }
     const entries = finishScan(results, strategy);
     io.out(values.json ? JSON.stringify(entries, null, 2) : formatTable(entries));
     return 0;

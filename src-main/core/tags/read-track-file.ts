@@ -1,8 +1,7 @@
 /** Reads one file of a scanned folder into a draft or findings (shared by the scan's threads). */
-import { stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 
-import { type IAudioMetadata, parseFromTokenizer } from 'music-metadata';
+import { parseFromTokenizer } from 'music-metadata';
 
 import {
   type FileReadResult,
@@ -21,25 +20,24 @@ export function toRelative(root: string, path: string): string {
 /** Reads one file: skipped by name or size, else parsed (covers and duration skipped). */
 export async function readTrackFile(root: string, path: string): Promise<FileReadResult> {
   const file = toRelative(root, path);
-  let size: number;
+  // Non-audio files are settled by name alone, without touching the disk.
+  const byName = precheckFile(file, 1);
+  if (byName) return byName;
+  let tokenizer: CachedFileTokenizer;
   try {
-    size = (await stat(path)).size;
+    tokenizer = await CachedFileTokenizer.open(path);
   } catch (error) {
     return readFailure(file, error);
   }
-  const skipped = precheckFile(file, size);
-  if (skipped) return skipped;
   try {
-    const tokenizer = await CachedFileTokenizer.open(path);
-    let meta: IAudioMetadata;
-    try {
-      meta = await parseFromTokenizer(tokenizer, { skipCovers: true, duration: false });
-    } finally {
-      await tokenizer.close();
-    }
+    const empty = precheckFile(file, tokenizer.fileInfo.size);
+    if (empty) return empty;
+    const meta = await parseFromTokenizer(tokenizer, { skipCovers: true, duration: false });
     return parsedResult(file, meta, () => draftFromMetadata(meta, file));
   } catch (error) {
     return readFailure(file, error);
+  } finally {
+    await tokenizer.close();
   }
 }
 

@@ -3,7 +3,7 @@
  * forward slashes, music-metadata on audio files a few at a time, and each file's problem as a
  * finding on that file (a bad file never stops the scan).
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import type { FileReadResult } from '../model/read-result.js';
@@ -28,6 +28,10 @@ export async function listFiles(root: string): Promise<string[]> {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) await walk(path);
       else if (entry.isFile()) files.push(path);
+      // A link to a file is delivered like the file; links to folders are not followed (loops).
+      else if (entry.isSymbolicLink() && (await stat(path).catch(() => null))?.isFile()) {
+        files.push(path);
+      }
     }
   };
   await walk(root);
