@@ -1,12 +1,12 @@
 /**
  * Reuses part-sized buffers between transfers. Allocating (and zero-filling) a fresh 8–64 MiB
  * buffer per part costs CPU and makes V8 run full garbage collections that stall the event
- * loop; a pool of at most `limit` idle buffers of the current capacity avoids both. Buffers own
- * their whole ArrayBuffer so they can be transferred to the hashing worker and back.
+ * loop; a pool of at most `limit` idle buffers of the current capacity avoids both. Buffers are
+ * SharedArrayBuffers so the hashing worker reads them in place.
  */
 export class BufferPool {
   private capacity = 0;
-  private idle: ArrayBuffer[] = [];
+  private idle: SharedArrayBuffer[] = [];
 
   constructor(private readonly limit: number) {}
 
@@ -17,13 +17,14 @@ export class BufferPool {
       this.capacity = capacity;
       this.idle = [];
     }
-    const backing = this.idle.pop() ?? new ArrayBuffer(Math.max(capacity, length));
+    const backing = this.idle.pop() ?? new SharedArrayBuffer(Math.max(capacity, length, 1));
     return Buffer.from(backing, 0, length);
   }
 
   /** Returns a buffer's ArrayBuffer to the pool (ignored when full or of another capacity). */
   give(buffer: Buffer): void {
-    const backing = buffer.buffer as ArrayBuffer;
+    const backing = buffer.buffer;
+    if (!(backing instanceof SharedArrayBuffer)) return;
     if (
       backing.byteLength === this.capacity &&
       this.idle.length < this.limit &&

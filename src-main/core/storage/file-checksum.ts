@@ -3,7 +3,9 @@ import { Worker } from 'node:worker_threads';
 
 /**
  * MD5 runs in a worker thread: hashing an 8–64 MiB part on the main thread would block the
- * event loop for tens of milliseconds each time. Buffers are transferred, not copied, both ways.
+ * event loop for tens of milliseconds each time. Part buffers live in SharedArrayBuffers, so the
+ * worker reads the same memory without a copy or a transfer (transfers re-register external
+ * memory with V8 on every hop and set off full garbage collections that stall the loop).
  * The worker is inline source so it survives bundling (esbuild, Electron) unchanged.
  */
 const WORKER_SOURCE = `
@@ -11,28 +13,37 @@ const { parentPort } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
 const sessions = new Map();
 parentPort.on('message', (m) => {
-  if (m.op === 'digest') {
-    const view = new Uint8Array(m.buffer, m.offset, m.length);
-    const md5 = createHash('md5').update(view).digest();
-    parentPort.postMessage({ id: m.id, md5, buffer: m.buffer }, [m.buffer]);
-  } else if (m.op === 'update') {
-    let h = sessions.get(m.session);
-    if (!h) { h = createHash('md5'); sessions.set(m.session, h); }
-    const view = new Uint8Array(m.buffer, m.offset, m.length);
-    h.update(view);
-    const md5 = createHash('md5').update(view).digest();
-    parentPort.postMessage({ id: m.id, md5, buffer: m.buffer }, [m.buffer]);
-  } else if (m.op === 'final') {
+  if (m.op === 'final') {
     const h = sessions.get(m.session) ?? createHash('md5');
     sessions.delete(m.session);
     parentPort.postMessage({ id: m.id, md5: h.digest() });
+    return;
   }
+  const view = new Uint8Array(m.buffer, m.offset, m.length);
+  if (m.op === 'update') {
+    let h = sessions.get(m.session);
+    if (!h) { h = createHash('md5'); sessions.set(m.session, h); }
+    h.update(view);
+  }
+  parentPort.postMessage({ id: m.id, md5: createHash('md5').update(view).digest() });
 });
 `;
 
 interface Pending {
-  resolve: (value: { md5: Buffer; buffer?: ArrayBuffer }) => void;
+  resolve: (md5: Buffer) => void;
   reject: (error: unknown) => void;
+}
+
+/** A buffer of `size` bytes over a SharedArrayBuffer, as the hashing worker needs. */
+export function sharedBuffer(size: number): Buffer {
+  return Buffer.from(new SharedArrayBuffer(Math.max(size, 1)), 0, size);
+}
+
+function shared(view: Buffer): SharedArrayBuffer {
+  if (!(view.buffer instanceof SharedArrayBuffer)) {
+    throw new TypeError('HashPool hashes buffers over a SharedArrayBuffer (see sharedBuffer()).');
+  }
+  return view.buffer;
 }
 
 /** A small pool of hashing threads; create one per upload run and `close()` it after. */
@@ -45,10 +56,10 @@ export class HashPool {
   constructor(size = 1) {
     for (let i = 0; i < size; i++) {
       const worker = new Worker(WORKER_SOURCE, { eval: true });
-      worker.on('message', (m: { id: number; md5: Uint8Array; buffer?: ArrayBuffer }) => {
+      worker.on('message', (m: { id: number; md5: Uint8Array }) => {
         const p = this.pending.get(m.id);
         this.pending.delete(m.id);
-        p?.resolve({ md5: Buffer.from(m.md5), buffer: m.buffer });
+        p?.resolve(Buffer.from(m.md5));
       });
       worker.on('error', (error) => {
         for (const p of this.pending.values()) p.reject(error);
@@ -58,34 +69,31 @@ export class HashPool {
     }
   }
 
-  /**
-   * MD5 of `view`. The view's ArrayBuffer is transferred to the worker and back: the returned
-   * Buffer views the same bytes, and `view` must not be used afterwards.
-   */
-  async md5(view: Buffer): Promise<{ md5: Buffer; data: Buffer }> {
-    // Read before the transfer: it detaches the ArrayBuffer and zeroes the view's length.
-    const { byteOffset: offset, length } = view;
-    const { md5, buffer } = await this.post({ op: 'digest', buffer: view.buffer, offset, length }, [
-      view.buffer as ArrayBuffer,
-    ]);
-    return { md5, data: Buffer.from(buffer!, offset, length) };
+  /** MD5 of `view`, which must not change until the promise settles. */
+  md5(view: Buffer): Promise<Buffer> {
+    return this.post({
+      op: 'digest',
+      buffer: shared(view),
+      offset: view.byteOffset,
+      length: view.length,
+    });
   }
 
-  /** Feeds `view` into a whole-file session and returns the chunk's own MD5 (same transfer rule). */
-  async update(session: number, view: Buffer): Promise<{ md5: Buffer; data: Buffer }> {
-    const worker = session % this.workers.length;
-    const { byteOffset: offset, length } = view;
-    const { md5, buffer } = await this.post(
-      { op: 'update', session, buffer: view.buffer, offset, length },
-      [view.buffer as ArrayBuffer],
-      worker,
-    );
-    return { md5, data: Buffer.from(buffer!, offset, length) };
+  /** Feeds `view` into a whole-file session and returns the chunk's own MD5. */
+  update(session: number, view: Buffer): Promise<Buffer> {
+    const message = {
+      op: 'update',
+      session,
+      buffer: shared(view),
+      offset: view.byteOffset,
+      length: view.length,
+    };
+    return this.post(message, session % this.workers.length);
   }
 
   /** Ends a whole-file session and returns its MD5. */
-  async final(session: number): Promise<Buffer> {
-    return (await this.post({ op: 'final', session }, [], session % this.workers.length)).md5;
+  final(session: number): Promise<Buffer> {
+    return this.post({ op: 'final', session }, session % this.workers.length);
   }
 
   /** A fresh session id for `update()` / `final()`. */
@@ -100,20 +108,14 @@ export class HashPool {
 
   private post(
     message: Record<string, unknown>,
-    transfer: ArrayBuffer[],
     worker = this.turn++ % this.workers.length,
-  ): Promise<{ md5: Buffer; buffer?: ArrayBuffer }> {
+  ): Promise<Buffer> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.workers[worker]!.postMessage({ ...message, id }, transfer);
+      this.workers[worker]!.postMessage({ ...message, id });
     });
   }
-}
-
-/** A buffer that owns its whole ArrayBuffer, so it can be transferred to a hashing worker. */
-export function transferableBuffer(size: number): Buffer {
-  return Buffer.from(new ArrayBuffer(size));
 }
 
 /** Reads exactly `length` bytes at `position` of an open file into `target`. */
@@ -145,13 +147,11 @@ export async function expectedEtags(
   const session = pool.session();
   const partDigests: Buffer[] = [];
   try {
-    let buffer = transferableBuffer(Math.min(partSize, Math.max(size, 1)));
+    const buffer = sharedBuffer(Math.min(partSize, size));
     for (let position = 0; position < size; position += partSize) {
       const length = Math.min(partSize, size - position);
       await readFully(handle, buffer, position, length);
-      const { md5, data } = await pool.update(session, buffer.subarray(0, length));
-      partDigests.push(md5);
-      buffer = Buffer.from(data.buffer);
+      partDigests.push(await pool.update(session, buffer.subarray(0, length)));
     }
   } finally {
     await handle.close();

@@ -280,9 +280,9 @@ async function transfer<T>(
     } finally {
       await handle.close();
     }
-    const hashed = await ctx.hashes.md5(buffer);
-    data = hashed.data;
-    return await send(data, hashed.md5.toString('base64'));
+    data = buffer;
+    const md5 = await ctx.hashes.md5(buffer);
+    return await send(buffer, md5.toString('base64'));
   } finally {
     if (data) ctx.buffers.give(data);
     ctx.budget.release();

@@ -127,6 +127,7 @@ export async function listJournals(dataDir: string): Promise<JournalEntry[]> {
 export class JournalWriter {
   private writing: Promise<void> | undefined;
   private next: Promise<void> | undefined;
+  private dirReady = false;
 
   constructor(
     private readonly dataDir: string,
@@ -150,7 +151,10 @@ export class JournalWriter {
 
   private async write(): Promise<void> {
     const path = journalFile(this.dataDir, this.entry.bucket, this.entry.key);
-    await mkdir(journalDir(this.dataDir), { recursive: true });
+    if (!this.dirReady) {
+      await mkdir(journalDir(this.dataDir), { recursive: true });
+      this.dirReady = true;
+    }
     this.entry.updatedAt = new Date().toISOString();
     await writeFileAtomic(path, JSON.stringify(this.entry));
   }
