@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { readJsonIfExists, writeJsonAtomic } from './atomic-file.js';
+import { readJsonIfExists, writeJsonAtomic } from '../files/atomic-file.js';
 
 /** How an entry was created. */
 export type IngestionMode = 'json' | 'audio_only' | 'audio_mapping';

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 
-import { readJsonIfExists, writeJsonAtomic } from './atomic-file.js';
+import { readJsonIfExists, writeJsonAtomic } from '../files/atomic-file.js';
 
 /** The sandbox organization's generated identity, stable for one data directory. */
 export interface SandboxIdentity {
