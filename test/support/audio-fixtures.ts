@@ -71,15 +71,25 @@ export interface FixtureTags {
   description?: string;
 }
 
-/** Writes a short sine tone in `format` to `path` (parents created). */
+/** How `makeAudio` writes a file. */
+export interface AudioOptions {
+  /** Tone length (0.25 s by default: small files, fast tests). */
+  seconds?: number;
+  /** ffmpeg -metadata pairs. */
+  metadata?: Record<string, string>;
+}
+
+/** Writes a sine tone in `format` to `path` (parents created). */
 export async function makeAudio(
   format: FixtureFormat,
   path: string,
-  metadata: Record<string, string> = {},
-  extraArgs: string[] = [],
+  options: AudioOptions = {},
 ): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const meta = Object.entries(metadata).flatMap(([k, v]) => ['-metadata', `${k}=${v}`]);
+  const meta = Object.entries(options.metadata ?? {}).flatMap(([k, v]) => [
+    '-metadata',
+    `${k}=${v}`,
+  ]);
   await run('ffmpeg', [
     '-v',
     'error',
@@ -87,11 +97,10 @@ export async function makeAudio(
     '-f',
     'lavfi',
     '-i',
-    'sine=frequency=440:duration=0.25',
+    `sine=frequency=440:duration=${options.seconds ?? 0.25}`,
     '-ac',
     '1',
     ...encoders[format].args,
-    ...extraArgs,
     ...meta,
     ...(format === 'aiff' ? ['-f', 'aiff'] : []),
     path,

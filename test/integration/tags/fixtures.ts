@@ -63,6 +63,10 @@ export function tagsOf(i: number, family: TagFamily): FixtureTags {
 /** The NFD-named file in an NFD-named folder (as macOS writes them). */
 export const nfdName = 'Bjo\u0308rk/Cafe\u0301.flac';
 
+/** Files longer than the tokenizer's blocks, tags at the end. */
+export const longWav = 'long/tail-tags.wav';
+export const longAiff = 'long/tail-tags.aiff';
+
 let ready: Promise<string> | undefined;
 
 /** Generates the folder once per test process. */
@@ -77,6 +81,15 @@ export function fixtureFolder(): Promise<string> {
       if (tags.isrc === undefined) delete tags.isrc;
       jobs.push({ path, family: combo.family, tags });
     }
+    // Longer files whose tags sit past the first 64 KiB (WAV/AIFF chunks after the audio).
+    await makeAudio('wav', join(root, longWav), { seconds: 12 });
+    jobs.push({ path: join(root, longWav), family: 'id3v2.4', tags: { title: 'Long WAV' } });
+    await makeAudio('aiff', join(root, longAiff), { seconds: 12 });
+    jobs.push({
+      path: join(root, longAiff),
+      family: 'id3v2.3',
+      tags: { title: 'Long AIFF', date: '1999-12-31' },
+    });
     await makeAudio('flac', join(root, nfdName));
     jobs.push({
       path: join(root, nfdName),

@@ -1,9 +1,11 @@
+import { parseFile, parseFromTokenizer } from 'music-metadata';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { finishScan, type ScanEntry } from '../../../src-main/core/model/read-result.js';
-import { scanFolder } from '../../../src-main/core/tags/scan-folder.js';
+import { CachedFileTokenizer } from '../../../src-main/core/tags/cached-file-tokenizer.js';
+import { listFiles, scanFolder } from '../../../src-main/core/tags/scan-folder.js';
 import { missingFixtureTools } from '../../support/audio-fixtures.js';
-import { combos, fixtureFolder, isrcOf, nfdName } from './fixtures.js';
+import { combos, fixtureFolder, isrcOf, longAiff, longWav, nfdName } from './fixtures.js';
 
 const missing = missingFixtureTools();
 if (missing.length > 0) {
@@ -29,7 +31,7 @@ describe.skipIf(missing.length > 0)('scanFolder()', () => {
     expect(files).toEqual([...files].sort());
     expect(files).toContain('Björk/Café.flac');
     expect(files).not.toContain(nfdName);
-    expect(files).toHaveLength(combos.length + 1 + 5 + 2);
+    expect(files).toHaveLength(combos.length + 3 + 5 + 2);
   });
 
   const full = combos.filter((c) => c.family !== 'riff-info' && c.family !== 'bwf');
@@ -101,6 +103,28 @@ describe.skipIf(missing.length > 0)('scanFolder()', () => {
       title: 'Naïve',
     });
     expect(findings.map((f) => f.field)).toEqual(['artists']);
+  });
+
+  it('reads tags stored after the audio of long WAV and AIFF files', () => {
+    expect(entry(longWav).track?.title).toBe('Long WAV');
+    expect(entry(longAiff).track).toMatchObject({ title: 'Long AIFF', release_date: 19991231 });
+  });
+
+  it('parses every audio file exactly as music-metadata parseFile does', async () => {
+    const paths = (await listFiles(root)).filter(
+      (p) => !p.includes('/broken/') && /\.(mp3|flac|ogg|opus|m4a|wav|aiff)$/.test(p),
+    );
+    for (const path of paths) {
+      const viaTokenizer = await CachedFileTokenizer.open(path).then(async (t) => {
+        try {
+          return await parseFromTokenizer(t, { skipCovers: true, duration: false });
+        } finally {
+          await t.close();
+        }
+      });
+      const viaParseFile = await parseFile(path, { skipCovers: true, duration: false });
+      expect({ ...viaTokenizer, quality: null }, path).toEqual({ ...viaParseFile, quality: null });
+    }
   });
 
   it('turns broken and foreign files into findings without stopping', () => {

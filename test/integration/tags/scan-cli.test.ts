@@ -37,7 +37,7 @@ describe.skipIf(missing.length > 0)('courier scan', () => {
     expect(code).toBe(0);
     const entries = JSON.parse(stdout) as Record<string, unknown>[];
     expect(Array.isArray(entries)).toBe(true);
-    expect(entries).toHaveLength(combos.length + 1 + 5 + 2);
+    expect(entries).toHaveLength(combos.length + 3 + 5 + 2);
     for (const entry of entries) {
       expect(Object.keys(entry)).toEqual(['file', 'track', 'findings']);
       expect(typeof entry.file).toBe('string');
@@ -103,7 +103,7 @@ describe.skipIf(missing.length > 0)('courier scan', () => {
     expect(stdout).toMatch(/^FILE\s+OUTER_ID\s+TITLE\s+ISRC\s+STATUS/);
     expect(stdout).toContain('Björk/Café.flac');
     expect(stdout.trim().split('\n').at(-1)).toMatch(
-      /^20 file\(s\): 14 track\(s\), 2 ignored, 4 unreadable; \d+ error\(s\), \d+ warning\(s\)$/,
+      /^22 file\(s\): 16 track\(s\), 2 ignored, 4 unreadable; \d+ error\(s\), \d+ warning\(s\)$/,
     );
   });
 
