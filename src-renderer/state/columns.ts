@@ -175,7 +175,7 @@ function setReleaseDate(draft: DraftTrack, text: string, source: ValueSource): D
 
 /** Every column, by id. */
 export const columns: Record<ColumnId, Column> = {
-  status: { id: 'status', label: 'Status', width: 64, editable: false, fields: [], get: () => '' },
+  status: { id: 'status', label: 'Status', width: 74, editable: false, fields: [], get: () => '' },
   file: {
     id: 'file',
     label: 'File',

@@ -1,3 +1,5 @@
+/* eslint-disable svelte/prefer-svelte-reactivity -- Maps and Sets here are local lookups or
+   plain caches; state is replaced as whole values, never mutated in place. */
 /**
  * CSV import and export of the grid. Import maps CSV columns onto grid columns (guessed from the
  * headers, changeable), matches each CSV row to tracks by ISRC, then outer_id, then relative

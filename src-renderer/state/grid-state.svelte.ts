@@ -1,3 +1,5 @@
+/* eslint-disable svelte/prefer-svelte-reactivity -- Maps and Sets here are local lookups or
+   plain caches; state is replaced as whole values, never mutated in place. */
 /**
  * The grid's state over the library: visible columns (order, widths), sorting and filters, the
  * selection (an active cell and a rectangular range, in view coordinates), inline editing and
@@ -67,7 +69,6 @@ export class GridState {
 
   /** The albums present, for the album filter. */
   readonly albums = $derived.by(() => {
-    // eslint-disable-next-line svelte/prefer-svelte-reactivity
     const seen = new Map<string, string>();
     for (const row of this.library.rows) {
       if (row.status !== 'ready') continue;

@@ -1,9 +1,11 @@
+/* eslint-disable svelte/prefer-svelte-reactivity -- Maps and Sets here are local lookups or
+   plain caches; state is replaced as whole values, never mutated in place. */
+import type { LibrarySession } from '../../src-main/core/library/session-schema.js';
 import { fileKind } from '../../src-main/core/model/audio-formats.js';
 import { assignOuterIds } from '../../src-main/core/model/outer-id.js';
 import type { FileReadResult } from '../../src-main/core/model/read-result.js';
 import type { DraftTrack, Finding, ValueSource } from '../../src-main/core/model/track.js';
 import { validateDelivery } from '../../src-main/core/model/validate.js';
-import type { LibrarySession } from '../../src-main/core/library/session-schema.js';
 import type { CourierApi, PickedFile } from '../../src-main/ipc/contract.js';
 import { positionGaps } from '../lib/albums.js';
 import type { TagReader } from '../lib/tags/tag-reader.js';
@@ -61,8 +63,6 @@ export class LibraryState {
 
   /** Row index by id. */
   readonly indexById = $derived.by(() => {
-    // A lookup rebuilt with the rows, not state of its own.
-    // eslint-disable-next-line svelte/prefer-svelte-reactivity
     const map = new Map<string, number>();
     this.rows.forEach((row, i) => map.set(row.id, i));
     return map;
@@ -83,7 +83,6 @@ export class LibraryState {
   });
 
   // File objects are only needed for the first tag read; they are not state.
-  // eslint-disable-next-line svelte/prefer-svelte-reactivity
   readonly #files = new Map<string, File>();
   readonly #stack = new UndoStack();
   #reader: TagReader | undefined;
@@ -125,13 +124,11 @@ export class LibraryState {
         this.error = result.error.message;
         return;
       }
-      // eslint-disable-next-line svelte/prefer-svelte-reactivity
       const byPath = new Map(audio.map((item) => [item.relativePath, item.file as File]));
       const existing = this.indexById;
       const fresh: LibraryRow[] = [];
       const toRead: { key: string; file: File; relativePath: string }[] = [];
       const revived: string[] = [];
-      // eslint-disable-next-line svelte/prefer-svelte-reactivity
       const seen = new Set<string>();
       for (const granted of result.value.granted) {
         const file = byPath.get(granted.relativePath);
@@ -169,6 +166,10 @@ export class LibraryState {
         this.rows = this.rows.map((row) => (ids.has(row.id) ? { ...row, missing: false } : row));
       }
       if (fresh.length > 0) {
+        // New files come in path order (folders first as a file manager lists them).
+        const collator = new Intl.Collator(undefined, { numeric: true });
+        fresh.sort((a, b) => collator.compare(a.draft.file, b.draft.file));
+        toRead.sort((a, b) => collator.compare(a.relativePath, b.relativePath));
         this.rows = [...this.rows, ...fresh];
         this.readTotal += fresh.length;
         this.#scheduleSave();
@@ -228,7 +229,6 @@ export class LibraryState {
   applyEdits(label: string, edits: readonly DraftEdit[]): number {
     const index = this.indexById;
     const changes: DraftChange[] = [];
-    // eslint-disable-next-line svelte/prefer-svelte-reactivity
     const seen = new Set<string>();
     for (const edit of edits) {
       const i = index.get(edit.id);

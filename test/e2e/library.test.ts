@@ -1,0 +1,234 @@
+/// <reference lib="dom" />
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import {
+  type FixtureFormat,
+  makeTaggedAudio,
+  missingFixtureTools,
+  type TagFamily,
+} from '../support/audio-fixtures.js';
+import { artifactPath, launchChromium } from '../support/chromium.js';
+import { startWebHostProcess, type WebHostProcess } from '../support/web-host-process.js';
+
+const missing = missingFixtureTools();
+if (missing.length > 0) {
+  if (process.env.CI === 'true') throw new Error(`library e2e needs ${missing.join(', ')}`);
+  console.warn(`Skipping the library e2e test: missing ${missing.join(', ')}`);
+}
+
+const tracks: {
+  name: string;
+  format: FixtureFormat;
+  family: TagFamily;
+  title: string;
+  isrc: string;
+}[] = [
+  {
+    name: '01 Opening.mp3',
+    format: 'mp3',
+    family: 'id3v2.4',
+    title: 'Opening',
+    isrc: 'GBAYE2100001',
+  },
+  { name: '02 Drift.flac', format: 'flac', family: 'vorbis', title: 'Drift', isrc: 'GBAYE2100002' },
+  {
+    name: '03 Harbour.m4a',
+    format: 'm4a-aac',
+    family: 'mp4',
+    title: 'Harbour',
+    isrc: 'GBAYE2100003',
+  },
+  {
+    name: '04 Night Bus.ogg',
+    format: 'ogg',
+    family: 'vorbis',
+    title: 'Night Bus',
+    isrc: 'GBAYE2100004',
+  },
+];
+
+describe.skipIf(missing.length > 0)('the library in Chromium through the browser host', () => {
+  let home: string;
+  let album: string;
+  let host: WebHostProcess;
+  let browser: Browser;
+  let page: Page;
+
+  const row = (file: string): Locator =>
+    page.locator('[role="row"][data-row-id]').filter({ hasText: file });
+  const cell = (file: string, column: string): Locator =>
+    row(file).locator(`[data-column="${column}"]`);
+  const text = async (file: string, column: string) =>
+    ((await cell(file, column).textContent()) ?? '').trim();
+  const shot = async (name: string) => page.screenshot({ path: await artifactPath(name) });
+
+  beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), 'courier-library-e2e-'));
+    album = join(home, 'masters', 'Night Shift');
+    await mkdir(album, { recursive: true });
+    for (const [i, t] of tracks.entries()) {
+      await makeTaggedAudio(t.format, join(album, t.name), t.family, {
+        title: t.title,
+        artists: ['Lena Park'],
+        album: 'Night Shift',
+        isrc: t.isrc,
+        barcode: '5099902988023',
+        track: `${i + 1}/4`,
+        disk: '1',
+        date: '2021-05-14',
+        genres: ['Electronic'],
+      });
+    }
+    await writeFile(join(album, 'notes.txt'), 'liner notes');
+    host = await startWebHostProcess(['--port', '0', '--root', join(home, 'masters')], {
+      COURIER_HOME: join(home, 'data'),
+    });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1400, height: 820 }, acceptDownloads: true });
+    await page.goto(host.url);
+    await page.getByTestId('connection').getByText('Browser host').waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await host?.stop();
+    if (home) await rm(home, { recursive: true, force: true });
+  });
+
+  it('shows an empty state before anything is added', async () => {
+    await page.getByText('Drop folders of masters anywhere in this window').waitFor();
+    await shot('library-empty.png');
+  });
+
+  it('adds a folder of tagged files and shows the values read from the tags', async () => {
+    await page.getByTestId('add-folder').setInputFiles(album);
+    await page.getByTestId('library-summary').getByText('4 tracks').waitFor();
+    await page.getByTestId('read-progress').waitFor({ state: 'detached' });
+    await page.getByTestId('ignored').getByText('1 file ignored').waitFor();
+    for (const t of tracks) {
+      await expect.poll(() => text(`Night Shift/${t.name}`, 'title')).toBe(t.title);
+      await expect(text(`Night Shift/${t.name}`, 'isrc')).resolves.toBe(t.isrc);
+      await expect(text(`Night Shift/${t.name}`, 'artists')).resolves.toBe('Lena Park');
+      await expect(text(`Night Shift/${t.name}`, 'album')).resolves.toBe('Night Shift');
+      await expect(text(`Night Shift/${t.name}`, 'upc')).resolves.toBe('5099902988023');
+    }
+    await expect(text('Night Shift/02 Drift.flac', 'track')).resolves.toBe('2');
+    await expect(text('Night Shift/01 Opening.mp3', 'outer_id')).resolves.toBe('GBAYE2100001');
+    await shot('library-prefilled.png');
+  });
+
+  it('adds the same folder twice only once', async () => {
+    await page.getByTestId('add-folder').setInputFiles(album);
+    await page.getByTestId('library-summary').getByText('4 tracks').waitFor();
+    await expect(page.locator('[role="row"][data-row-id]').count()).resolves.toBe(4);
+  });
+
+  it('edits a cell from the keyboard', async () => {
+    await cell('Night Shift/01 Opening.mp3', 'title').click();
+    await page.keyboard.press('F2');
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('Opening (Remastered)');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => text('Night Shift/01 Opening.mp3', 'title'))
+      .toBe('Opening (Remastered)');
+    // Enter moved down a row; typing replaces the cell and Tab commits.
+    await page.keyboard.type('Drift Away');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => text('Night Shift/02 Drift.flac', 'title')).toBe('Drift Away');
+    await shot('library-edited.png');
+  });
+
+  it('bulk-edits three rows in the inspector, leaving other fields alone', async () => {
+    await cell('Night Shift/01 Opening.mp3', 'album_type').click();
+    await cell('Night Shift/03 Harbour.m4a', 'album_type').click({ modifiers: ['Shift'] });
+    const inspector = page.getByTestId('inspector');
+    await inspector.getByText('3 tracks selected').waitFor();
+    await expect(
+      inspector.locator('input[data-field="title"]').getAttribute('placeholder'),
+    ).resolves.toBe('(mixed)');
+    // Only the selected rows: album fields per album would reach the fourth track too.
+    await page.getByRole('checkbox', { name: 'Album fields per album' }).uncheck();
+    const type = inspector.locator('input[data-field="album_type"]');
+    await type.fill('Compilation');
+    await type.press('Enter');
+    for (const t of tracks.slice(0, 3)) {
+      await expect.poll(() => text(`Night Shift/${t.name}`, 'album_type')).toBe('Compilation');
+    }
+    await expect(text('Night Shift/04 Night Bus.ogg', 'album_type')).resolves.toBe('');
+    await expect(text('Night Shift/03 Harbour.m4a', 'title')).resolves.toBe('Harbour');
+    await shot('library-bulk-edit.png');
+  });
+
+  it('shows a validation error on the cell and clears it when fixed', async () => {
+    const isrc = cell('Night Shift/04 Night Bus.ogg', 'isrc');
+    await isrc.dblclick();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('GB-AYE-21-0004');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => isrc.getAttribute('aria-invalid')).toBe('true');
+    await expect(isrc.getAttribute('title')).resolves.toContain('is not valid');
+    await cell('Night Shift/04 Night Bus.ogg', 'isrc').click();
+    await page.getByTestId('inspector').getByText('is not valid').first().waitFor();
+    await shot('library-validation-error.png');
+    await isrc.dblclick();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('GBAYE2100004');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => isrc.getAttribute('aria-invalid')).toBe(null);
+  });
+
+  it('imports a CSV after previewing its changes, exports it again, and undoes the import', async () => {
+    const csvPath = join(home, 'metadata.csv');
+    await writeFile(
+      csvPath,
+      'ISRC,Title,Label copy\r\nGBAYE2100003,Harbour Lights,x\r\nGBAYE2100004,,y\r\nZZ0000000000,Nope,z\r\n',
+    );
+    await page.getByTestId('import-csv').setInputFiles(csvPath);
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('csv-summary').getByText('2 of 3 rows match a track').waitFor();
+    await expect(dialog.getByText('1 change', { exact: false }).first().isVisible()).resolves.toBe(
+      true,
+    );
+    await shot('library-csv-preview.png');
+    await dialog.getByRole('button', { name: 'Apply 1 change' }).click();
+    await expect.poll(() => text('Night Shift/03 Harbour.m4a', 'title')).toBe('Harbour Lights');
+    // The empty Title cell of the second row did not erase Night Bus's title.
+    await expect(text('Night Shift/04 Night Bus.ogg', 'title')).resolves.toBe('Night Bus');
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const exported = await readFile((await (await download).path())!, 'utf8');
+    const lines = exported.trim().split('\r\n');
+    expect(lines[0]).toBe(
+      'file,outer_id,title,artists,album,upc,isrc,release_date,track,disk,album_type,customer_tags,lyrics',
+    );
+    expect(lines).toContain(
+      'Night Shift/03 Harbour.m4a,GBAYE2100003,Harbour Lights,Lena Park,Night Shift,5099902988023,GBAYE2100003,2021-05-14,3,1,Compilation,Genre: Electronic,',
+    );
+
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => text('Night Shift/03 Harbour.m4a', 'title')).toBe('Harbour');
+    await shot('library-undone.png');
+  });
+
+  it('keeps the session (files and edits) across a restart', async () => {
+    // The debounced save runs a second after the last edit.
+    await page.waitForTimeout(1500);
+    await page.reload();
+    await page.getByTestId('library-summary').getByText('4 tracks').waitFor();
+    await expect
+      .poll(() => text('Night Shift/01 Opening.mp3', 'title'))
+      .toBe('Opening (Remastered)');
+    await expect(text('Night Shift/02 Drift.flac', 'album_type')).resolves.toBe('Compilation');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await cell('Night Shift/02 Drift.flac', 'title').click();
+    await shot('library-dark.png');
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+});
