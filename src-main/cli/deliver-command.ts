@@ -1,0 +1,349 @@
+/**
+ * `courier deliver DIR`: plan, upload, verify, ingest and record one delivery. Re-running the
+ * same command resumes it. Exit codes: 0 every batch accepted, 1 failure, 2 usage (or a
+ * production profile without --yes), 3 validation blocks the delivery.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { parse as parseYaml } from 'yaml';
+
+import {
+  deliveryIdentity,
+  type DeliveryMode,
+  type DeliveryRecord,
+  DeliveryStore,
+} from '../core/delivery/delivery-record.js';
+import { summarize } from '../core/delivery/history.js';
+import { type DeliveryPlan, planDelivery,type PlanFinding } from '../core/delivery/plan.js';
+import { prepareDelivery } from '../core/delivery/prepare.js';
+import { type DeliveryEvent, runDelivery } from '../core/delivery/run-delivery.js';
+import { UsageError } from '../core/errors.js';
+import { type FileNameMapping, type MappingField } from '../core/model/filename-mapping.js';
+import { AUDIO_ROOT } from '../core/storage/object-key.js';
+import { createS3Client } from '../core/storage/s3-client.js';
+import { cliServices, profileName, withConnection } from './cli-services.js';
+import type { CliIO, Command } from './command.js';
+
+const usage = [
+  'courier deliver DIR --profile NAME --catalog ID --mode json|audio_only|audio_mapping',
+  '        [--folder NAME] [--mapping FILE | --separator S --columns FIELD,FIELD,...]',
+  '        [--metadata FILE.csv] [--download] [--ingestion-id ID] [--keep-delivered-files]',
+  '        [--no-overwrite-audio] [--dry-run] [--yes] [--json]',
+].join('\n');
+
+const MODES: DeliveryMode[] = ['json', 'audio_only', 'audio_mapping'];
+
+/** Reads a mapping document (4.4): `mapping:` holding single-key entries. */
+export function parseMappingYaml(text: string): FileNameMapping {
+  const doc = parseYaml(text) as { mapping?: unknown } | null;
+  if (!doc || !Array.isArray(doc.mapping)) {
+    throw new UsageError('the mapping file needs a top-level `mapping:` list');
+  }
+  let separator: string | undefined;
+  const columns: string[] = [];
+  for (const entry of doc.mapping as Record<string, unknown>[]) {
+    for (const [key, value] of Object.entries(entry ?? {})) {
+      if (key === 'separator') separator = String(value);
+      else if (/^column_\d+$/.test(key)) columns[Number(key.slice(7))] = String(value);
+      else throw new UsageError(`the mapping has an unknown entry '${key}'`);
+    }
+  }
+  if (separator === undefined) throw new UsageError('the mapping has no separator');
+  if (
+    columns.some((c) => c === undefined) ||
+    columns.length !== [...columns].filter(Boolean).length
+  ) {
+    throw new UsageError('the mapping columns must be column_0, column_1, … without gaps');
+  }
+  return { separator, columns: columns as MappingField[] };
+}
+
+function findingLine(f: PlanFinding): string {
+  return `  ${f.level}${f.path ? ` ${f.path}` : ''}${f.field ? ` [${f.field}]` : ''}: ${f.message}`;
+}
+
+/** The plan as text: folder, keys, batches, findings. */
+function planText(plan: DeliveryPlan): string {
+  const r = plan.record;
+  const lines = [
+    `Delivery plan (${r.mode}) for catalog ${r.catalogId} on profile ${r.profile}`,
+    `  folder: ${AUDIO_ROOT}${r.folder}/`,
+    `  ingestion_id: ${r.options.ingestion_id}  overwrite_audio_file: ${r.options.overwrite_audio_file}  delete_delivered_file: ${r.options.delete_delivered_file}  media_fetch_type: ${r.options.media_fetch_type}`,
+    `  ${r.files.length} file(s), ${r.bytes.total} bytes; ${r.batches.length} request(s)`,
+  ];
+  if (r.mapping) {
+    lines.push(
+      `  mapping (${r.mapping.storage === 'file' ? `delivery/mapping/${r.mapping.name}` : 'mapping_content'}):`,
+      ...r.mapping.yaml
+        .trimEnd()
+        .split('\n')
+        .map((l) => `    ${l}`),
+    );
+  }
+  for (const f of r.files) lines.push(`  ${f.path} -> ${f.key}`);
+  r.batches.forEach((b) => {
+    if (r.mode === 'json')
+      lines.push(`  batch ${b.index + 1}: ${b.outerIds.length} track(s): ${b.outerIds.join(', ')}`);
+    else lines.push(`  request: POST /ingestion/${r.mode} delivery_dir_path=${r.folder}`);
+  });
+  if (plan.findings.length > 0) lines.push('Findings:', ...plan.findings.map(findingLine));
+  return lines.join('\n');
+}
+
+/** The `deliver` command. */
+export const deliverCommand: Command = {
+  name: 'deliver',
+  summary: 'deliver a folder of audio (and metadata) to a catalog; re-running resumes',
+  usage,
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        profile: { type: 'string' },
+        catalog: { type: 'string' },
+        mode: { type: 'string' },
+        folder: { type: 'string' },
+        mapping: { type: 'string' },
+        separator: { type: 'string' },
+        columns: { type: 'string' },
+        metadata: { type: 'string' },
+        download: { type: 'boolean', default: false },
+        'ingestion-id': { type: 'string' },
+        'keep-delivered-files': { type: 'boolean', default: false },
+        'no-overwrite-audio': { type: 'boolean', default: false },
+        'dry-run': { type: 'boolean', default: false },
+        yes: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+      },
+    });
+    if (positionals.length !== 1) throw new UsageError(`expected one folder (usage: ${usage})`);
+    const mode = values.mode as DeliveryMode;
+    if (!MODES.includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
+    if (!values.catalog) throw new UsageError('--catalog ID is required');
+    const dir = resolve(positionals[0]!);
+    if (!(await stat(dir).catch(() => null))?.isDirectory()) {
+      throw new UsageError(`'${positionals[0]}' is not a folder`);
+    }
+    let mapping: (FileNameMapping & { storage: 'file' | 'content' }) | undefined;
+    if (mode === 'audio_mapping') {
+      if (values.mapping) {
+        mapping = { ...parseMappingYaml(await readFile(values.mapping, 'utf8')), storage: 'file' };
+      } else if (values.separator !== undefined && values.columns) {
+        mapping = {
+          separator: values.separator,
+          columns: values.columns.split(',').map((c) => c.trim()) as MappingField[],
+          storage: 'file',
+        };
+      } else {
+        throw new UsageError('audio_mapping needs --mapping FILE, or --separator S and --columns');
+      }
+    }
+    const download = values.download;
+    if (download && mode !== 'json') throw new UsageError('--download works with --mode json only');
+    if (download && !values.metadata) {
+      throw new UsageError(
+        '--download needs --metadata FILE.csv with outer_id and primary_media URLs',
+      );
+    }
+
+    const services = await cliServices(io, 'deliver');
+    const name = profileName(values.profile, io.env);
+    const profile = await services.profiles.get(name);
+    if (profile.environment === 'production' && !values.yes && !values['dry-run']) {
+      io.err(
+        `courier deliver: "${name}" is a production profile; add --yes to deliver to it (or --dry-run to see the plan)`,
+      );
+      return 2;
+    }
+    const store = new DeliveryStore(services.dataDir);
+    const identity = deliveryIdentity({
+      profile: name,
+      catalogId: values.catalog,
+      mode,
+      dir,
+      folder: values.folder,
+    });
+    let record: DeliveryRecord | undefined = await store.findUnfinished(identity);
+    let plan: DeliveryPlan | undefined;
+    const takenFolders = new Set(
+      (await store.list())
+        .filter((r) => r.bucket === profile.bucket.bucket_name && r.identity !== identity)
+        .map((r) => r.folder),
+    );
+    const makePlan = async (taken: Set<string>) => {
+      const controller = new AbortController();
+      void io.stopRequested.then(() => controller.abort());
+      const input = await prepareDelivery({
+        dir,
+        mode,
+        metadataCsv: values.metadata,
+        download,
+        signal: controller.signal,
+      });
+      const made = planDelivery({
+        profile: { name, environment: profile.environment },
+        bucket: profile.bucket.bucket_name,
+        catalogId: values.catalog!,
+        mode,
+        dir,
+        folder: values.folder,
+        options: {
+          ...(values['ingestion-id'] ? { ingestion_id: values['ingestion-id'] } : {}),
+          overwrite_audio_file: !values['no-overwrite-audio'],
+          delete_delivered_file: !values['keep-delivered-files'],
+          media_fetch_type: download ? 'download' : 's3',
+        },
+        files: input.files,
+        tracks: input.tracks,
+        mapping,
+        takenFolders: taken,
+      });
+      made.findings.unshift(...input.findings);
+      return made;
+    };
+
+    if (!record) {
+      plan = await makePlan(takenFolders);
+      if (values['dry-run'] || plan.blocked) {
+        if (values.json) {
+          io.out(
+            JSON.stringify(
+              {
+                dry_run: values['dry-run'],
+                blocked: plan.blocked,
+                plan: plan.record,
+                findings: plan.findings,
+              },
+              null,
+              2,
+            ),
+          );
+        } else io.out(planText(plan));
+        if (plan.blocked) {
+          io.err(
+            `courier deliver: validation blocks this delivery (${plan.findings.filter((f) => f.level === 'error').length} error(s)); nothing was sent`,
+          );
+          return 3;
+        }
+        return 0;
+      }
+      for (const f of plan.findings) io.err(findingLine(f));
+    } else if (values['dry-run']) {
+      io.out(
+        `Delivery ${record.id} is unfinished (${record.state}); running the command without --dry-run resumes it.`,
+      );
+      return 0;
+    }
+
+    return withConnection(services, name, async (connection) => {
+      if (!record) {
+        // A folder in the bucket already holding files belongs to another delivery: never reuse it.
+        const s3 = createS3Client(connection.bucket);
+        try {
+          const listing = await s3.send(
+            new ListObjectsV2Command({
+              Bucket: connection.bucket.bucket,
+              Prefix: AUDIO_ROOT,
+              Delimiter: '/',
+            }),
+          );
+          const inBucket = (listing.CommonPrefixes ?? [])
+            .map((p) => p.Prefix?.slice(AUDIO_ROOT.length).replace(/\/$/, ''))
+            .filter((p): p is string => Boolean(p));
+          if (inBucket.includes(plan!.record.folder)) {
+            plan = await makePlan(new Set([...takenFolders, ...inBucket]));
+            if (plan.blocked) {
+              io.out(planText(plan));
+              io.err('courier deliver: validation blocks this delivery; nothing was sent');
+              return 3;
+            }
+          }
+        } finally {
+          s3.destroy();
+        }
+        record = plan!.record;
+        await store.save(record); // persisted before any upload or ingestion
+        io.err(
+          `Delivery ${record.id}: ${record.files.length} file(s) to ${AUDIO_ROOT}${record.folder}/, ${record.batches.length} request(s)`,
+        );
+      } else {
+        io.err(
+          `Resuming delivery ${record.id} (${record.batches.filter((b) => b.state === 'accepted').length}/${record.batches.length} request(s) accepted)`,
+        );
+      }
+      const controller = new AbortController();
+      void io.stopRequested.then(() => controller.abort());
+      const final = await runDelivery({
+        record,
+        store,
+        api: connection.api,
+        bucket: connection.bucket,
+        dataDir: services.dataDir,
+        signal: controller.signal,
+        onEvent: progressPrinter(io),
+      });
+      await services.log.log(final.state === 'accepted' ? 'info' : 'error', 'delivery run', {
+        delivery: final.id,
+        state: final.state,
+        error: final.error,
+      });
+      const summary = summarize(final);
+      if (values.json) {
+        io.out(
+          JSON.stringify(
+            {
+              delivery_id: final.id,
+              state: final.state,
+              folder: final.folder,
+              files: summary.files,
+              tracks: summary.tracks,
+              bytes: summary.bytes,
+              bytes_sent: summary.bytes_sent,
+              batches: summary.batches,
+              batches_accepted: summary.batches_accepted,
+              batches_failed: summary.batches_failed,
+              token_requests: connection.api.tokenRequests,
+              ...(final.error ? { error: final.error } : {}),
+            },
+            null,
+            2,
+          ),
+        );
+      }
+      if (final.state === 'accepted') {
+        io.err(
+          `Delivery ${final.id} accepted: ${summary.batches_accepted} request(s), ${summary.tracks} track(s).`,
+        );
+        return 0;
+      }
+      io.err(
+        `courier deliver: delivery ${final.id} failed: ${final.error ?? 'unknown error'}. Run the same command again to resume.`,
+      );
+      return 1;
+    });
+  },
+};
+
+/** Progress on stderr: a redrawn line on a terminal, plain lines otherwise. */
+function progressPrinter(io: CliIO): (event: DeliveryEvent) => void {
+  return (event) => {
+    if (event.type === 'phase') {
+      io.err(
+        `${event.phase}: ${event.files ?? event.batches ?? 0} ${event.files !== undefined ? 'file(s)' : 'request(s)'}`,
+      );
+    } else if (event.type === 'batch') {
+      if (event.state !== 'sent' || !io.isTTY) {
+        io.err(
+          `  request ${event.index + 1}: ${event.state}${event.tracks ? ` (${event.tracks} track(s))` : ''}${event.message ? `: ${event.message}` : ''}`,
+        );
+      }
+    } else if (event.type === 'upload') {
+      const u = event.event;
+      if (u.type === 'file-failed') io.err(`  upload failed: ${u.localPath}: ${u.message}`);
+    }
+  };
+}

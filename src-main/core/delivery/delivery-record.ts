@@ -1,0 +1,164 @@
+/**
+ * The durable record of one delivery: what was planned, each file's and each batch's state and
+ * the service's verbatim answers. It is written (atomically) before any network call and after
+ * every state change that matters for exactly-once: a batch is `sent` on disk before its request
+ * leaves and `accepted` after a 2xx.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { readJsonIfExists, writeJsonAtomic } from '../files/atomic-file.js';
+import type { Track } from '../model/track.js';
+
+/** The three ingestion operations (service-interface 4.3–4.5). */
+export type DeliveryMode = 'json' | 'audio_only' | 'audio_mapping';
+
+/** The interface's ingestion parameters, with its defaults filled in. */
+export interface DeliveryOptions {
+  ingestion_id: string;
+  overwrite_audio_file: boolean;
+  delete_delivered_file: boolean;
+  media_fetch_type: 's3' | 'download';
+}
+
+/** Where a delivery stands as a whole. */
+export type DeliveryState = 'planned' | 'uploading' | 'ingesting' | 'accepted' | 'failed';
+
+/** One audio file of the delivery. */
+export interface DeliveryFile {
+  /** Path relative to the delivery's folder on disk, forward slashes. */
+  path: string;
+  localPath: string;
+  key: string;
+  size: number;
+  state: 'pending' | 'confirmed' | 'failed';
+  error?: string;
+}
+
+/** One ingestion request: a JSON batch of ≤ 25 tracks, or the one folder call. */
+export interface DeliveryBatch {
+  index: number;
+  /** outer_ids the request carries (json); empty for folder calls (the service names them). */
+  outerIds: string[];
+  /** Keys of the audio this request needs in the bucket (empty for download). */
+  keys: string[];
+  state: 'pending' | 'sent' | 'accepted' | 'failed';
+  attempts: number;
+  sentAt?: string;
+  answeredAt?: string;
+  /** The service's answer, verbatim (status and parsed body or text). */
+  response?: { status: number; body: unknown };
+  error?: string;
+}
+
+/** The mapping of an audio_mapping delivery. */
+export interface DeliveryMapping {
+  separator: string;
+  columns: string[];
+  yaml: string;
+  /** Stored as `delivery/mapping/<name>` and passed by name, or sent as mapping_content. */
+  storage: 'file' | 'content';
+  name?: string;
+}
+
+/** Everything Courier knows about one delivery. */
+export interface DeliveryRecord {
+  version: 1;
+  id: string;
+  /** Stable identity of "the same command" (profile, catalog, mode, folder on disk, --folder). */
+  identity: string;
+  state: DeliveryState;
+  profile: string;
+  environment: string;
+  bucket: string;
+  catalogId: string;
+  mode: DeliveryMode;
+  dir: string;
+  folder: string;
+  options: DeliveryOptions;
+  mapping?: DeliveryMapping;
+  files: DeliveryFile[];
+  batches: DeliveryBatch[];
+  /** JSON mode: the tracks exactly as they are sent, batch by batch (parallel to `batches`). */
+  tracks?: Track[][];
+  createdAt: string;
+  updatedAt: string;
+  finishedAt?: string;
+  runs: number;
+  durations: { uploadMs: number; confirmMs: number; ingestMs: number };
+  bytes: { total: number; sent: number };
+  error?: string;
+}
+
+/** The stable identity of a delivery command, so that re-running it resumes the same record. */
+export function deliveryIdentity(parts: {
+  profile: string;
+  catalogId: string;
+  mode: DeliveryMode;
+  dir: string;
+  folder?: string;
+}): string {
+  return createHash('sha256')
+    .update(
+      JSON.stringify([parts.profile, parts.catalogId, parts.mode, parts.dir, parts.folder ?? '']),
+    )
+    .digest('hex')
+    .slice(0, 24);
+}
+
+/** A new delivery id: sortable by time, unique. */
+export function newDeliveryId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+/** Whether a record still has work to do. */
+export function isUnfinished(record: DeliveryRecord): boolean {
+  return record.state !== 'accepted';
+}
+
+/** The store of delivery records under `<dataDir>/deliveries/`. */
+export class DeliveryStore {
+  readonly dir: string;
+
+  constructor(dataDir: string) {
+    this.dir = join(dataDir, 'deliveries');
+  }
+
+  /** The file of one record. */
+  fileOf(id: string): string {
+    return join(this.dir, `${id}.json`);
+  }
+
+  /** Writes a record atomically (temp + fsync + rename), stamping `updatedAt`. */
+  async save(record: DeliveryRecord): Promise<void> {
+    record.updatedAt = new Date().toISOString();
+    await writeJsonAtomic(this.fileOf(record.id), record);
+  }
+
+  /** Reads one record, or undefined. */
+  async load(id: string): Promise<DeliveryRecord | undefined> {
+    return readJsonIfExists<DeliveryRecord>(this.fileOf(id));
+  }
+
+  /** Every record, oldest first. */
+  async list(): Promise<DeliveryRecord[]> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    const records: DeliveryRecord[] = [];
+    for (const name of names.sort()) {
+      if (!name.endsWith('.json') || name.startsWith('.')) continue;
+      const record = await readJsonIfExists<DeliveryRecord>(join(this.dir, name)).catch(
+        () => undefined,
+      );
+      if (record?.version === 1) records.push(record);
+    }
+    return records;
+  }
+
+  /** The newest unfinished record of this identity, to resume instead of starting over. */
+  async findUnfinished(identity: string): Promise<DeliveryRecord | undefined> {
+    const records = await this.list();
+    return records.reverse().find((r) => r.identity === identity && isUnfinished(r));
+  }
+}

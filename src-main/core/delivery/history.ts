@@ -1,0 +1,127 @@
+/**
+ * Delivery history: every record summarised, CSV export, and the "pickup" check (with
+ * delete_delivered_file the service empties the delivery folder once it has taken the files).
+ */
+import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+
+import { deliveryPrefix } from '../storage/object-key.js';
+import type { DeliveryRecord } from './delivery-record.js';
+
+/** One line of history. */
+export interface DeliverySummary {
+  id: string;
+  state: DeliveryRecord['state'];
+  profile: string;
+  environment: string;
+  catalog_id: string;
+  mode: DeliveryRecord['mode'];
+  folder: string;
+  ingestion_id: string;
+  files: number;
+  tracks: number;
+  bytes: number;
+  bytes_sent: number;
+  batches: number;
+  batches_accepted: number;
+  batches_failed: number;
+  runs: number;
+  upload_ms: number;
+  confirm_ms: number;
+  ingest_ms: number;
+  created_at: string;
+  finished_at: string;
+  error: string;
+}
+
+/** The summary of one record. */
+export function summarize(record: DeliveryRecord): DeliverySummary {
+  return {
+    id: record.id,
+    state: record.state,
+    profile: record.profile,
+    environment: record.environment,
+    catalog_id: record.catalogId,
+    mode: record.mode,
+    folder: record.folder,
+    ingestion_id: record.options.ingestion_id,
+    files: record.files.length,
+    tracks: record.tracks?.reduce((n, b) => n + b.length, 0) ?? record.files.length,
+    bytes: record.bytes.total,
+    bytes_sent: record.bytes.sent,
+    batches: record.batches.length,
+    batches_accepted: record.batches.filter((b) => b.state === 'accepted').length,
+    batches_failed: record.batches.filter((b) => b.state === 'failed').length,
+    runs: record.runs,
+    upload_ms: record.durations.uploadMs,
+    confirm_ms: record.durations.confirmMs,
+    ingest_ms: record.durations.ingestMs,
+    created_at: record.createdAt,
+    finished_at: record.finishedAt ?? '',
+    error: record.error ?? '',
+  };
+}
+
+function csvCell(value: unknown): string {
+  const text = String(value ?? '');
+  return /[",\r\n]/.test(text) || /^[=+\-@]/.test(text)
+    ? `"${(/^[=+\-@]/.test(text) ? `'${text}` : text).replaceAll('"', '""')}"`
+    : text;
+}
+
+/** The history as CSV (one row per delivery, header first), formula-safe for spreadsheets. */
+export function historyCsv(records: DeliveryRecord[]): string {
+  const rows = records.map(summarize);
+  const header = Object.keys(summarize(emptyRecord)) as (keyof DeliverySummary)[];
+  return [header.join(','), ...rows.map((r) => header.map((h) => csvCell(r[h])).join(','))]
+    .map((line) => `${line}\r\n`)
+    .join('');
+}
+
+/** What is left in a delivery's folder: empty means the service has taken every file. */
+export async function pickupCheck(
+  s3: S3Client,
+  bucket: string,
+  record: DeliveryRecord,
+): Promise<{ pickedUp: boolean; remaining: string[] }> {
+  const remaining: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await s3.send(
+      new ListObjectsV2Command({
+        Bucket: bucket,
+        Prefix: deliveryPrefix(record.folder),
+        ContinuationToken: token,
+      }),
+    );
+    for (const object of page.Contents ?? []) if (object.Key) remaining.push(object.Key);
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return { pickedUp: remaining.length === 0, remaining };
+}
+
+const emptyRecord: DeliveryRecord = {
+  version: 1,
+  id: '',
+  identity: '',
+  state: 'planned',
+  profile: '',
+  environment: '',
+  bucket: '',
+  catalogId: '',
+  mode: 'json',
+  dir: '',
+  folder: '',
+  options: {
+    ingestion_id: '',
+    overwrite_audio_file: true,
+    delete_delivered_file: true,
+    media_fetch_type: 's3',
+  },
+  files: [],
+  batches: [],
+  createdAt: '',
+  updatedAt: '',
+  runs: 0,
+  durations: { uploadMs: 0, confirmMs: 0, ingestMs: 0 },
+  bytes: { total: 0, sent: 0 },
+};

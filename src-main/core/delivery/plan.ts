@@ -1,0 +1,299 @@
+/**
+ * Planning a delivery: validation (blocking errors stop it before any network call), the
+ * delivery folder, the bucket keys, the JSON batches of ≤ 25 tracks, the mapping checks. Pure:
+ * everything it needs (files, tracks, folders already used) is passed in.
+ */
+import { basename } from 'node:path';
+
+import {
+  type FileNameMapping,
+  mappingProblem,
+  mappingToYaml,
+  unfitFileNames,
+} from '../model/filename-mapping.js';
+import { maxTracksPerRequest, type TrackBody } from '../model/ingestion-body.js';
+import type { Finding, Track } from '../model/track.js';
+import { AUDIO_ROOT, deliveryKey } from '../storage/object-key.js';
+import {
+  type DeliveryBatch,
+  type DeliveryFile,
+  deliveryIdentity,
+  type DeliveryMapping,
+  type DeliveryMode,
+  type DeliveryOptions,
+  type DeliveryRecord,
+  newDeliveryId,
+} from './delivery-record.js';
+
+/** A finding of the plan: blocking errors stop the delivery; warnings are shown. */
+export interface PlanFinding extends Finding {
+  /** The file (relative path) it is about, when it is about one. */
+  path?: string;
+}
+
+/** One local audio file. */
+export interface LocalFile {
+  /** Relative to the delivery's folder on disk, forward slashes. */
+  path: string;
+  localPath: string;
+  size: number;
+}
+
+/** One track of a json delivery, with the findings of its file. */
+export interface PlannedTrack {
+  /** The file it comes from (relative path); absent for download deliveries. */
+  path?: string;
+  track: TrackBody | null;
+  findings: Finding[];
+}
+
+/** What a plan is made from. */
+export interface PlanInput {
+  profile: { name: string; environment: string };
+  bucket: string;
+  catalogId: string;
+  mode: DeliveryMode;
+  /** Absolute folder on disk. */
+  dir: string;
+  /** The folder asked for (`--folder`); else one is chosen from the date and the folder name. */
+  folder?: string;
+  options?: Partial<DeliveryOptions>;
+  files: LocalFile[];
+  /** json mode: one per file (or per URL for download), from tags and metadata. */
+  tracks?: PlannedTrack[];
+  mapping?: FileNameMapping & { storage?: 'file' | 'content'; name?: string };
+  /** Folders under delivery/audio/ already holding other deliveries' files. */
+  takenFolders?: ReadonlySet<string>;
+  now?: Date;
+}
+
+/** A planned delivery: the record to persist, and what the user must know first. */
+export interface DeliveryPlan {
+  record: DeliveryRecord;
+  findings: PlanFinding[];
+  blocked: boolean;
+}
+
+/** YYYYMMDD of a date (UTC). */
+function day(now: Date): string {
+  return now.toISOString().slice(0, 10).replaceAll('-', '');
+}
+
+/** A short, key-safe name from a folder name. */
+export function shortName(dir: string): string {
+  const slug = basename(dir)
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 32)
+    .replace(/-+$/, '');
+  return slug || 'delivery';
+}
+
+/** The default folder: `<YYYYMMDD>-<short name>`, suffixed `-2`, `-3`… when already used. */
+export function chooseFolder(dir: string, now: Date, taken: ReadonlySet<string>): string {
+  const base = `${day(now)}-${shortName(dir)}`;
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+/** The interface's defaults (4.3–4.5), with `ingestion_id` one per day (the advised grouping). */
+export function defaultOptions(now: Date, given: Partial<DeliveryOptions> = {}): DeliveryOptions {
+  return {
+    ingestion_id: given.ingestion_id ?? `courier-${day(now)}`,
+    overwrite_audio_file: given.overwrite_audio_file ?? true,
+    delete_delivered_file: given.delete_delivered_file ?? true,
+    media_fetch_type: given.media_fetch_type ?? 's3',
+  };
+}
+
+/** Splits items into groups of at most `size`. */
+export function chunk<T>(items: T[], size = maxTracksPerRequest): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+const isUrl = (value: string | undefined) => /^https?:\/\//i.test(value ?? '');
+
+/** Builds the plan of a delivery. Nothing here touches the disk or the network. */
+export function planDelivery(input: PlanInput): DeliveryPlan {
+  const now = input.now ?? new Date();
+  const options = defaultOptions(now, input.options);
+  const findings: PlanFinding[] = [];
+  const block = (message: string, path?: string, field?: string) =>
+    findings.push({
+      level: 'error',
+      message,
+      ...(path ? { path } : {}),
+      ...(field ? { field } : {}),
+    });
+
+  let folder = input.folder?.trim().replace(/^\/+|\/+$/g, '') ?? '';
+  if (input.folder !== undefined) {
+    try {
+      deliveryKey(folder, 'x');
+    } catch (error) {
+      block((error as Error).message);
+      folder = 'invalid-folder';
+    }
+    if (input.takenFolders?.has(folder)) {
+      block(
+        `the folder ${AUDIO_ROOT}${folder}/ already holds another delivery's files; choose another --folder`,
+      );
+    }
+  } else {
+    folder = chooseFolder(input.dir, now, input.takenFolders ?? new Set());
+  }
+
+  const download = input.mode === 'json' && options.media_fetch_type === 'download';
+  const flat = input.mode !== 'json';
+  const files: DeliveryFile[] = [];
+  const keyOf = new Map<string, string>();
+  if (!download) {
+    const byName = new Map<string, string[]>();
+    for (const file of input.files) {
+      const name = flat ? basename(file.path) : file.path;
+      byName.set(name, [...(byName.get(name) ?? []), file.path]);
+      let key: string;
+      try {
+        key = deliveryKey(folder, name);
+      } catch (error) {
+        block((error as Error).message, file.path);
+        continue;
+      }
+      keyOf.set(file.path, key);
+      files.push({ ...file, key, state: 'pending' });
+    }
+    if (flat) {
+      for (const [name, paths] of byName) {
+        if (paths.length < 2) continue;
+        block(
+          `${paths.join(' and ')} share the file name '${name}': files go flat into the delivery folder and the file name is the outer_id; rename one`,
+          paths[0],
+        );
+      }
+    }
+    if (input.files.length === 0) block(`no audio file found in ${input.dir}`);
+  }
+
+  let mapping: DeliveryMapping | undefined;
+  if (input.mode === 'audio_mapping') {
+    if (!input.mapping)
+      block('audio_mapping needs a mapping (--mapping FILE, or --separator and --columns)');
+    else {
+      const problem = mappingProblem(input.mapping);
+      if (problem) block(`the mapping is unusable: ${problem}`);
+      else {
+        for (const unfit of unfitFileNames(
+          input.files.map((f) => basename(f.path)),
+          input.mapping,
+        )) {
+          block(`the file name does not fit the mapping: ${unfit.message}`, unfit.path);
+        }
+      }
+      const storage = input.mapping.storage ?? 'file';
+      mapping = {
+        separator: input.mapping.separator,
+        columns: [...input.mapping.columns],
+        yaml: mappingToYaml(input.mapping),
+        storage,
+        ...(storage === 'file'
+          ? { name: input.mapping.name ?? `${folder.replaceAll('/', '-')}.yaml` }
+          : {}),
+      };
+    }
+  }
+
+  const batches: DeliveryBatch[] = [];
+  let tracks: Track[][] | undefined;
+  if (input.mode === 'json') {
+    const sendable: Track[] = [];
+    for (const planned of input.tracks ?? []) {
+      for (const f of planned.findings) {
+        if (f.level === 'error' && f.field === 'primary_media' && !download) continue;
+        findings.push({ ...f, ...(planned.path ? { path: planned.path } : {}) });
+      }
+      if (!planned.track) continue;
+      const body: TrackBody = { ...planned.track };
+      if (download) {
+        if (!isUrl(body.primary_media)) {
+          block(
+            'media_fetch_type=download needs a public http(s) URL in primary_media',
+            planned.path,
+            'primary_media',
+          );
+          continue;
+        }
+      } else {
+        const key = planned.path ? keyOf.get(planned.path) : undefined;
+        if (!key) {
+          block('the track has no audio file in this delivery', planned.path, 'primary_media');
+          continue;
+        }
+        body.primary_media = key.slice(AUDIO_ROOT.length);
+      }
+      if (!body.outer_id) {
+        block('outer_id is missing', planned.path, 'outer_id');
+        continue;
+      }
+      sendable.push(body as Track);
+    }
+    if (sendable.length === 0 && !findings.some((f) => f.level === 'error')) {
+      block(`no track to deliver in ${input.dir}`);
+    }
+    tracks = chunk(sendable);
+    tracks.forEach((batch, index) =>
+      batches.push({
+        index,
+        outerIds: batch.map((t) => t.outer_id),
+        keys: download ? [] : batch.map((t) => AUDIO_ROOT + t.primary_media),
+        state: 'pending',
+        attempts: 0,
+      }),
+    );
+    if (download) files.length = 0;
+  } else {
+    batches.push({
+      index: 0,
+      outerIds: [],
+      keys: files.map((f) => f.key),
+      state: 'pending',
+      attempts: 0,
+    });
+  }
+
+  const iso = now.toISOString();
+  const record: DeliveryRecord = {
+    version: 1,
+    id: newDeliveryId(now),
+    identity: deliveryIdentity({
+      profile: input.profile.name,
+      catalogId: input.catalogId,
+      mode: input.mode,
+      dir: input.dir,
+      folder: input.folder,
+    }),
+    state: 'planned',
+    profile: input.profile.name,
+    environment: input.profile.environment,
+    bucket: input.bucket,
+    catalogId: input.catalogId,
+    mode: input.mode,
+    dir: input.dir,
+    folder,
+    options,
+    ...(mapping ? { mapping } : {}),
+    files,
+    batches,
+    ...(tracks ? { tracks } : {}),
+    createdAt: iso,
+    updatedAt: iso,
+    runs: 0,
+    durations: { uploadMs: 0, confirmMs: 0, ingestMs: 0 },
+    bytes: { total: files.reduce((sum, f) => sum + f.size, 0), sent: 0 },
+  };
+  return { record, findings, blocked: findings.some((f) => f.level === 'error') };
+}

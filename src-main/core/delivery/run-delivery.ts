@@ -1,0 +1,255 @@
+/**
+ * Running a delivery: upload → confirm every object with HeadObject → ingest, recording each
+ * step durably so that a re-run (after a crash, a kill or a failure) continues from the first
+ * unfinished file or batch and never sends an accepted batch again.
+ *
+ * Exactly-once, as far as the interface allows: a batch is saved as `sent` before its request
+ * leaves and `accepted` after a 2xx. A batch found `sent` or `failed` on resume is sent again.
+ * That is safe because the service keys entries by outer_id and overwrites an existing entry
+ * with the same outer_id (service-interface §3, 4.3–4.5): a second request for the same tracks
+ * leaves the same entries. Before any batch is (re)sent its audio must be confirmed in
+ * `delivery/audio/`; with delete_delivered_file the service moves the audio away when it takes
+ * a request, so a request that was processed but whose answer was lost leaves its keys empty.
+ * The upload step runs again for every unfinished batch's files, the uploader re-uploads what is
+ * missing, and the batch is re-sent with its audio in place (see docs/deliveries.md).
+ */
+import { HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+
+import { ApiError } from '../api/api-error.js';
+import type { IngestionResponse, ServiceClient } from '../api/service-client.js';
+import { createS3Client,type S3Target } from '../storage/s3-client.js';
+import type { UploadEvent, UploadOptions } from '../storage/upload-context.js';
+import { UploadQueue } from '../storage/upload-queue.js';
+import type { DeliveryBatch, DeliveryRecord, DeliveryStore } from './delivery-record.js';
+
+/** What a running delivery tells its listeners (the CLI's lines, the app's view). */
+export type DeliveryEvent =
+  | { type: 'phase'; phase: 'upload' | 'confirm' | 'ingest'; files?: number; batches?: number }
+  | { type: 'upload'; event: UploadEvent }
+  | {
+      type: 'batch';
+      index: number;
+      state: DeliveryBatch['state'];
+      tracks: number;
+      message?: string;
+    }
+  | { type: 'finished'; state: DeliveryRecord['state'] };
+
+/** What a run needs besides the record. */
+export interface RunDeliveryArgs {
+  record: DeliveryRecord;
+  store: DeliveryStore;
+  api: ServiceClient;
+  bucket: S3Target;
+  dataDir: string;
+  onEvent?: (event: DeliveryEvent) => void;
+  signal?: AbortSignal;
+  uploadOptions?: UploadOptions;
+  /** An existing S3 client (tests); otherwise one is made for the bucket. */
+  s3?: S3Client;
+}
+
+const HEAD_CONCURRENCY = 16;
+
+/** Runs `work` over items with at most `limit` in flight. */
+async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Runs (or resumes) a delivery to its end and resolves to the final record: `accepted` when
+ * every batch was accepted, `failed` otherwise (the record says which file or batch and why).
+ */
+export async function runDelivery(args: RunDeliveryArgs): Promise<DeliveryRecord> {
+  const { record, store, signal } = args;
+  const emit = (event: DeliveryEvent) => args.onEvent?.(event);
+  const s3 = args.s3 ?? createS3Client(args.bucket);
+  const fail = async (message: string) => {
+    record.state = 'failed';
+    record.error = message;
+    await store.save(record);
+    emit({ type: 'finished', state: 'failed' });
+    return record;
+  };
+  try {
+    record.runs++;
+    delete record.error;
+    const unfinished = record.batches.filter((b) => b.state !== 'accepted');
+    const needed = new Set(unfinished.flatMap((b) => b.keys));
+    const files = record.files.filter((f) => needed.has(f.key));
+
+    // 1. Upload what unfinished batches need (the uploader skips what is already in place).
+    record.state = 'uploading';
+    await store.save(record);
+    if (files.length > 0) {
+      emit({ type: 'phase', phase: 'upload', files: files.length });
+      const started = Date.now();
+      const queue = new UploadQueue({
+        target: args.bucket,
+        dataDir: args.dataDir,
+        items: files.map((f) => ({ localPath: f.localPath, key: f.key })),
+        options: args.uploadOptions,
+      });
+      queue.on((event) => emit({ type: 'upload', event }));
+      const onAbort = () => queue.cancel();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal?.aborted) queue.cancel();
+      const report = await queue
+        .start()
+        .finally(() => signal?.removeEventListener('abort', onAbort));
+      record.durations.uploadMs += Date.now() - started;
+      record.bytes.sent += report.bytesSent;
+      const byKey = new Map(files.map((f) => [f.key, f]));
+      for (const outcome of report.files) {
+        const file = byKey.get(outcome.key);
+        if (!file) continue;
+        if (outcome.status === 'failed' || outcome.status === 'canceled') {
+          file.state = 'failed';
+          file.error = outcome.message;
+        } else delete file.error;
+      }
+      if (report.canceled)
+        return await fail('interrupted during the upload; run it again to resume');
+      const failed = report.files.filter((f) => f.status === 'failed');
+      if (failed.length > 0) {
+        return await fail(
+          `${failed.length} file(s) could not be uploaded (first: ${failed[0]!.localPath}: ${'message' in failed[0]! ? failed[0].message : ''})`,
+        );
+      }
+
+      // 2. Confirm every object with HeadObject before any request that needs it.
+      emit({ type: 'phase', phase: 'confirm', files: files.length });
+      const confirmStarted = Date.now();
+      const missing: string[] = [];
+      await eachLimited(files, HEAD_CONCURRENCY, async (file) => {
+        try {
+          const head = await s3.send(
+            new HeadObjectCommand({ Bucket: args.bucket.bucket, Key: file.key }),
+            { abortSignal: signal },
+          );
+          if (head.ContentLength !== file.size) {
+            throw new Error(
+              `${head.ContentLength ?? 'no'} bytes in the bucket, ${file.size} on disk`,
+            );
+          }
+          file.state = 'confirmed';
+        } catch (error) {
+          file.state = 'failed';
+          file.error = `not confirmed in the bucket: ${describe(error)}`;
+          missing.push(file.key);
+        }
+      });
+      record.durations.confirmMs += Date.now() - confirmStarted;
+      if (signal?.aborted) return await fail('interrupted; run it again to resume');
+      if (missing.length > 0) {
+        return await fail(
+          `${missing.length} object(s) not confirmed in the bucket (first: ${missing[0]})`,
+        );
+      }
+    }
+
+    // 3. The mapping file, when the mapping is stored rather than sent inline.
+    if (record.mapping?.storage === 'file' && unfinished.length > 0) {
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: args.bucket.bucket,
+          Key: `delivery/mapping/${record.mapping.name}`,
+          Body: record.mapping.yaml,
+          ContentType: 'application/yaml',
+        }),
+        { abortSignal: signal },
+      );
+    }
+
+    // 4. Ingest, batch by batch, recording each state as it happens.
+    record.state = 'ingesting';
+    await store.save(record);
+    emit({ type: 'phase', phase: 'ingest', batches: unfinished.length });
+    for (const batch of unfinished) {
+      if (signal?.aborted) return await fail('interrupted between batches; run it again to resume');
+      batch.state = 'sent';
+      batch.attempts++;
+      batch.sentAt = new Date().toISOString();
+      delete batch.error;
+      await store.save(record); // durable before the request leaves
+      const tracks = record.tracks?.[batch.index] ?? [];
+      emit({ type: 'batch', index: batch.index, state: 'sent', tracks: tracks.length });
+      const started = Date.now();
+      let answer: IngestionResponse;
+      try {
+        answer = await send(record, batch, args.api);
+      } catch (error) {
+        record.durations.ingestMs += Date.now() - started;
+        batch.state = 'failed';
+        batch.answeredAt = new Date().toISOString();
+        batch.error = describe(error);
+        if (error instanceof ApiError && error.status > 0) {
+          batch.response = { status: error.status, body: error.body };
+        }
+        emit({
+          type: 'batch',
+          index: batch.index,
+          state: 'failed',
+          tracks: tracks.length,
+          message: batch.error,
+        });
+        return await fail(
+          `batch ${batch.index + 1} of ${record.batches.length} failed: ${batch.error}`,
+        );
+      }
+      record.durations.ingestMs += Date.now() - started;
+      batch.state = 'accepted';
+      batch.answeredAt = new Date().toISOString();
+      batch.response = { status: answer.status, body: answer.body };
+      await store.save(record);
+      emit({ type: 'batch', index: batch.index, state: 'accepted', tracks: tracks.length });
+    }
+    record.state = 'accepted';
+    record.finishedAt = new Date().toISOString();
+    await store.save(record);
+    emit({ type: 'finished', state: 'accepted' });
+    return record;
+  } catch (error) {
+    return await fail(describe(error));
+  } finally {
+    if (!args.s3) s3.destroy();
+  }
+}
+
+/** The one ingestion request of a batch, with the record's parameters. */
+function send(
+  record: DeliveryRecord,
+  batch: DeliveryBatch,
+  api: ServiceClient,
+): Promise<IngestionResponse> {
+  const { options } = record;
+  if (record.mode === 'json') {
+    return api.ingestJson(record.tracks?.[batch.index] ?? [], {
+      catalog_id: record.catalogId,
+      media_fetch_type: options.media_fetch_type,
+      ingestion_id: options.ingestion_id,
+      overwrite_audio_file: options.overwrite_audio_file,
+      delete_delivered_file: options.delete_delivered_file,
+    });
+  }
+  const target = {
+    catalog_id: record.catalogId,
+    delivery_dir_path: record.folder,
+    delete_delivered_file: options.delete_delivered_file,
+  };
+  if (record.mode === 'audio_only') return api.ingestAudioOnly(target);
+  const mapping = record.mapping!;
+  return api.ingestAudioMapping(
+    mapping.storage === 'file'
+      ? { ...target, mapping_filename: mapping.name }
+      : { ...target, mapping_content: mapping.yaml },
+  );
+}
