@@ -1,3 +1,4 @@
+import { ConnectionPool } from './connection-pool.js';
 import { dataDir } from './data-dir.js';
 import { FileGrants } from './files/file-grants.js';
 import { Logger } from './log.js';
@@ -10,6 +11,7 @@ export interface CoreServices {
   dataDir: string;
   grants: FileGrants;
   profiles: ProfileStore;
+  connections: ConnectionPool;
   log: Logger;
 }
 
@@ -24,10 +26,12 @@ export function createServices(
 ): CoreServices {
   const dir = dataDir(env);
   const secrets = options.secrets ?? new KeychainSecretStore(env.COURIER_KEYCHAIN_SERVICE);
+  const profiles = new ProfileStore(dir, secrets, env);
   return {
     dataDir: dir,
     grants: new FileGrants(),
-    profiles: new ProfileStore(dir, secrets, env),
+    profiles,
+    connections: new ConnectionPool(profiles, dir),
     log: new Logger(dir, options.source ?? 'courier'),
   };
 }

@@ -46,12 +46,58 @@ const FileRefSchema = v.strictObject({
 /** A file the user dropped or picked, as it travels to main. */
 export type FileRef = v.InferOutput<typeof FileRefSchema>;
 
+const profileName = v.pipe(text(64), v.minLength(1));
+
+/** A profile as the renderer edits it; core checks its meaning (https, bucket name…). */
+const ProfileInputSchema = v.strictObject({
+  name: profileName,
+  environment: v.picklist(['development', 'staging', 'production']),
+  base_url: text(2048),
+  client_id: text(256),
+  bucket: v.strictObject({
+    bucket_name: text(63),
+    bucket_region: text(32),
+    endpoint: v.optional(text(2048)),
+    access_key_id: text(128),
+  }),
+  catalogs: v.pipe(
+    v.array(v.strictObject({ id: text(128), name: text(128) })),
+    v.maxLength(500),
+  ),
+});
+
 /** Every operation: its channel and the schema its request must satisfy. */
 export const operations = {
   appInfo: { channel: 'app:info', request: v.strictObject({}) },
   grantFiles: {
     channel: 'files:grant',
     request: v.strictObject({ files: v.pipe(v.array(FileRefSchema), v.maxLength(200_000)) }),
+  },
+  listProfiles: { channel: 'profiles:list', request: v.strictObject({}) },
+  saveProfile: {
+    channel: 'profiles:save',
+    request: v.strictObject({
+      profile: ProfileInputSchema,
+      /** Write-only: secrets go to the keychain and never come back to the renderer. */
+      secrets: v.optional(
+        v.strictObject({
+          client_secret: v.optional(text(4096)),
+          secret_access_key: v.optional(text(4096)),
+        }),
+      ),
+    }),
+  },
+  removeProfile: { channel: 'profiles:remove', request: v.strictObject({ name: profileName }) },
+  testProfile: { channel: 'profiles:test', request: v.strictObject({ name: profileName }) },
+  useSessionSecrets: { channel: 'secrets:useSession', request: v.strictObject({}) },
+  listTags: {
+    channel: 'tags:list',
+    request: v.strictObject({
+      profile: profileName,
+      category_name: v.optional(text(128)),
+      name: v.optional(text(256)),
+      limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000))),
+    }),
   },
   loadLibrary: { channel: 'library:load', request: v.strictObject({}) },
   saveLibrary: {
@@ -94,9 +140,49 @@ export interface LoadedLibrary {
   missing: string[];
 }
 
+/** A profile as the renderer sees it: everything but the secrets, which are only set or not. */
+export interface ProfileSummary {
+  name: string;
+  environment: 'development' | 'staging' | 'production';
+  base_url: string;
+  client_id: string;
+  bucket: { bucket_name: string; bucket_region: string; endpoint?: string; access_key_id: string };
+  catalogs: Array<{ id: string; name: string }>;
+  sandbox: boolean;
+  secrets: { client_secret: boolean; secret_access_key: boolean };
+}
+
+export interface ProfileList {
+  profiles: ProfileSummary[];
+  /** Where secrets are kept in this run. */
+  secretStorage: 'keychain' | 'memory';
+}
+
+/** One check of "Test connection". */
+export interface ConnectionCheck {
+  id: 'token' | 'tags' | 'bucket_list' | 'bucket_write';
+  label: string;
+  ok: boolean;
+  detail: string;
+  hint?: string;
+  ms: number;
+}
+
+export interface TagList {
+  tags: Array<{ id: string; name: string; category: { id: string; name: string } }>;
+  total: number;
+  complete: boolean;
+}
+
 interface Results {
   appInfo: AppInfo;
   grantFiles: GrantResult;
+  listProfiles: ProfileList;
+  saveProfile: ProfileSummary;
+  removeProfile: { removed: true };
+  testProfile: { profile: string; ok: boolean; checks: ConnectionCheck[] };
+  useSessionSecrets: { secretStorage: 'memory' };
+  listTags: TagList;
   loadLibrary: LoadedLibrary;
   saveLibrary: { saved: true };
 }

@@ -19,6 +19,7 @@ import {
   type RequestOf,
   type ResultOf,
 } from './contract.js';
+import { profileHandlers } from './profile-handlers.js';
 
 /** What differs between the doors: who they are and how they find a dropped file on disk. */
 export interface HostAdapter {
@@ -69,6 +70,7 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
       }
       return result;
     },
+    ...profileHandlers(services),
     async loadLibrary() {
       return loadLibrarySession(services.dataDir, services.grants);
     },

@@ -27,10 +27,18 @@ export class ProfileStore {
 
   constructor(
     dataDir: string,
-    readonly secrets: SecretStore,
+    public secrets: SecretStore,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
     this.#file = join(dataDir, 'profiles.json');
+  }
+
+  /**
+   * Switches where secrets are kept from now on — memory, when the user chose to keep them for
+   * this session only because no keychain is reachable.
+   */
+  useSecretStore(store: SecretStore): void {
+    this.secrets = store;
   }
 
   /** Whether the profiles file exists yet (false only before the first run saved one). */
