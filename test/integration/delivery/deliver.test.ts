@@ -1,0 +1,234 @@
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import { DeliveryStore } from '../../../src-main/core/delivery/delivery-record.js';
+import { pickupCheck } from '../../../src-main/core/delivery/history.js';
+import { runDelivery } from '../../../src-main/core/delivery/run-delivery.js';
+import { missingFixtureTools } from '../../support/audio-fixtures.js';
+import { startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
+import {
+  connectionTo,
+  deliverInProcess,
+  isrcOf,
+  makeHome,
+  makeTaggedTracks,
+} from './delivery-helpers.js';
+
+const missing = missingFixtureTools();
+if (missing.length > 0) console.warn(`Skipping delivery tests: missing ${missing.join(', ')}`);
+
+interface Entry {
+  outer_id: string;
+  mode: string;
+  ingestion_id: string;
+  metadata: Record<string, unknown>;
+}
+interface Request {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  status: number;
+  tracks: number | null;
+}
+
+describe.skipIf(missing.length > 0)('deliveries against the sandbox', () => {
+  let sandbox: TestSandbox;
+  let home: string;
+  const entries = async (): Promise<Entry[]> =>
+    (await sandbox.api(`/sandbox/catalogs/${sandbox.info.catalogs[0]!.id}/entries`)).body.data;
+  const ingestions = async (): Promise<Request[]> =>
+    ((await sandbox.api('/sandbox/requests')).body.data as Request[]).filter((r) =>
+      r.path.startsWith('/ingestion/'),
+    );
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+  afterEach(async () => {
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('delivers 60 tagged tracks in json mode as three requests of at most 25', async () => {
+    home = await makeHome();
+    const dir = join(home, 'Masters 60');
+    await makeTaggedTracks(dir, 60);
+    await sandbox.api('/sandbox/requests', { method: 'DELETE' });
+
+    const { record, api } = await deliverInProcess(sandbox, home, { mode: 'json', dir });
+    expect(record?.state).toBe('accepted');
+    expect(record!.batches.map((b) => b.state)).toEqual(['accepted', 'accepted', 'accepted']);
+    expect(record!.batches.every((b) => b.response?.status === 200)).toBe(true);
+
+    const sent = await ingestions();
+    expect(sent.map((r) => r.tracks)).toEqual([25, 25, 10]);
+    expect(sent.every((r) => r.status === 200 && r.query.catalog_id === record!.catalogId)).toBe(
+      true,
+    );
+    expect(api.tokenRequests).toBe(1);
+
+    const stored = await entries();
+    const ours = stored.filter((e) => e.ingestion_id === record!.options.ingestion_id);
+    expect(ours).toHaveLength(60);
+    const byId = new Map(ours.map((e) => [e.outer_id, e]));
+    // The default outer_id is the (valid, unique) ISRC; the metadata is the tags'.
+    expect(byId.get(isrcOf(7))?.metadata).toMatchObject({
+      outer_id: isrcOf(7),
+      title: 'Track 7',
+      isrc: isrcOf(7),
+      primary_media: `${record!.folder}/007.mp3`,
+      artists: [{ name: 'Artist 7' }],
+    });
+
+    // delete_delivered_file (the default): the service took every file.
+    const s3 = sandbox.s3();
+    expect((await pickupCheck(s3, sandbox.info.bucket.bucket_name, record!)).pickedUp).toBe(true);
+
+    // Running the finished record again sends nothing.
+    await sandbox.api('/sandbox/requests', { method: 'DELETE' });
+    const again = await runDelivery({
+      record: record!,
+      store: new DeliveryStore(home),
+      ...connectionTo(sandbox),
+      dataDir: home,
+    });
+    expect(again.state).toBe('accepted');
+    expect(await ingestions()).toEqual([]);
+  });
+
+  it('delivers audio_only: files flat in the folder, the file name as outer_id', async () => {
+    home = await makeHome();
+    const dir = join(home, 'Only');
+    await makeTaggedTracks(join(dir, 'disc 1'), 2, (i) => `only-a${i}.mp3`);
+    await makeTaggedTracks(join(dir, 'disc 2'), 1, (i) => `only-b${i}.mp3`);
+    await sandbox.api('/sandbox/requests', { method: 'DELETE' });
+
+    const { record } = await deliverInProcess(sandbox, home, {
+      mode: 'audio_only',
+      dir,
+      options: { delete_delivered_file: false },
+    });
+    expect(record?.state).toBe('accepted');
+    expect(record!.files.map((f) => f.key)).toEqual([
+      `delivery/audio/${record!.folder}/only-a1.mp3`,
+      `delivery/audio/${record!.folder}/only-a2.mp3`,
+      `delivery/audio/${record!.folder}/only-b1.mp3`,
+    ]);
+    const sent = await ingestions();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({
+      path: '/ingestion/audio_only',
+      query: { delivery_dir_path: record!.folder, delete_delivered_file: 'false' },
+    });
+    const ids = (await entries()).filter((e) => e.mode === 'audio_only').map((e) => e.outer_id);
+    expect(ids).toEqual(expect.arrayContaining(['only-a1.mp3', 'only-a2.mp3', 'only-b1.mp3']));
+    // delete_delivered_file=false: the files stay in the delivery folder.
+    const left = await pickupCheck(sandbox.s3(), sandbox.info.bucket.bucket_name, record!);
+    expect(left.remaining).toHaveLength(3);
+  });
+
+  it('delivers audio_mapping with a stored mapping file', async () => {
+    home = await makeHome();
+    const dir = join(home, 'Mapped');
+    await makeTaggedTracks(dir, 2, (i) => `MAP00${i}_Song ${i}_20240102.mp3`);
+
+    const { record } = await deliverInProcess(sandbox, home, {
+      mode: 'audio_mapping',
+      dir,
+      mapping: { separator: '_', columns: ['outer_id', 'title', 'release_date'] },
+    });
+    expect(record?.state).toBe('accepted');
+    expect(record!.mapping?.storage).toBe('file');
+    const mapped = (await entries()).filter((e) => e.outer_id.startsWith('MAP00'));
+    expect(mapped.map((e) => e.outer_id).sort()).toEqual(['MAP001', 'MAP002']);
+    expect(mapped[0]!.metadata).toMatchObject({ title: expect.stringMatching(/^Song \d$/) });
+    const objects = await sandbox.s3().send(
+      new ListObjectsV2Command({
+        Bucket: sandbox.info.bucket.bucket_name,
+        Prefix: 'delivery/mapping/',
+      }),
+    );
+    expect(objects.Contents?.map((o) => o.Key)).toContain(
+      `delivery/mapping/${record!.mapping!.name}`,
+    );
+  });
+
+  it('blocks a mapping that does not fit some file names, before any network call', async () => {
+    home = await makeHome();
+    const dir = join(home, 'Unfit');
+    await makeTaggedTracks(dir, 3, (i) =>
+      i === 2 ? 'no-separator-here.mp3' : `FIT${i}_Title.mp3`,
+    );
+    await sandbox.api('/sandbox/requests', { method: 'DELETE' });
+
+    const { plan, record } = await deliverInProcess(sandbox, home, {
+      mode: 'audio_mapping',
+      dir,
+      mapping: { separator: '_', columns: ['outer_id', 'title'] },
+    });
+    expect(record).toBeUndefined();
+    expect(plan.blocked).toBe(true);
+    const errors = plan.findings.filter((f) => f.level === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.path).toBe('no-separator-here.mp3');
+    expect(await ingestions()).toEqual([]);
+    expect(await readdir(home)).not.toContain('deliveries');
+  });
+});
+
+describe.skipIf(missing.length > 0)('deliveries through faults', () => {
+  let home: string;
+  afterEach(async () => {
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('gets through injected 500s and 429s', async () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const sandbox = await startTestSandbox({
+      faults: { errorRate: 0.25, throttleRate: 0.1, slowRate: 0, slowMs: 0 },
+      random,
+    });
+    try {
+      home = await makeHome();
+      const dir = join(home, 'Faulty');
+      await makeTaggedTracks(dir, 30);
+      const { record } = await deliverInProcess(sandbox, home, { mode: 'json', dir });
+      expect(record?.error).toBeUndefined();
+      expect(record?.state).toBe('accepted');
+      const requests = (await sandbox.api('/sandbox/requests')).body.data as Request[];
+      expect(requests.some((r) => r.status >= 500 || r.status === 429)).toBe(true);
+      const stored = (await sandbox.api(`/sandbox/catalogs/${record!.catalogId}/entries`)).body
+        .data as Entry[];
+      expect(stored).toHaveLength(30);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('renews a token that expires mid-delivery', async () => {
+    const sandbox = await startTestSandbox({
+      tokenLifetimeMs: 1_500,
+      faults: { errorRate: 0, throttleRate: 0, slowRate: 1, slowMs: 600 },
+    });
+    try {
+      home = await makeHome();
+      const dir = join(home, 'Expiring');
+      await makeTaggedTracks(dir, 60);
+      const { record, api } = await deliverInProcess(sandbox, home, { mode: 'json', dir });
+      expect(record?.error).toBeUndefined();
+      expect(record?.state).toBe('accepted');
+      expect(api.tokenRequests).toBeGreaterThan(1);
+      const stored = (await sandbox.api(`/sandbox/catalogs/${record!.catalogId}/entries`)).body
+        .data as Entry[];
+      expect(stored).toHaveLength(60);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
