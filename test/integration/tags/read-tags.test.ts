@@ -18,7 +18,7 @@ describe.skipIf(missing.length > 0)('scanFolder()', () => {
   let root: string;
   beforeAll(async () => {
     root = await fixtureFolder();
-    entries = finishScan(await scanFolder(root));
+    entries = finishScan(await scanFolder(root, { threads: 0 }));
   });
   const entry = (file: string) => {
     const found = entries.find((e) => e.file === file);
@@ -125,6 +125,18 @@ describe.skipIf(missing.length > 0)('scanFolder()', () => {
       const viaParseFile = await parseFile(path, { skipCovers: true, duration: false });
       expect({ ...viaTokenizer, quality: null }, path).toEqual({ ...viaParseFile, quality: null });
     }
+  });
+
+  it('gives the same results when worker threads read some of the files', async () => {
+    const by: string[] = [];
+    const results = await scanFolder(root, {
+      threads: 1,
+      chunkSize: 2,
+      concurrency: 1,
+      onChunk: (chunk) => by.push(chunk.by),
+    });
+    expect(finishScan(results)).toEqual(entries);
+    expect(by).toContain('worker');
   });
 
   it('turns broken and foreign files into findings without stopping', () => {
