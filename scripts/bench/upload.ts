@@ -168,6 +168,8 @@ async function benchServer(
     const courier = await run(
       process.execPath,
       [
+        // e.g. BENCH_CHILD_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the uploader.
+        ...(process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
         '--import',
         'tsx',
         fileURLToPath(import.meta.url),

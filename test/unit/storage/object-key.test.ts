@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  assertDeliveryKey,
+  deliveryKey,
+  deliveryPrefix,
+} from '../../../src-main/core/storage/object-key.js';
+
+describe('object keys', () => {
+  describe('deliveryKey()', () => {
+    it('puts files under delivery/audio/<folder>/ keeping the relative path', () => {
+      expect(deliveryKey('Label Q1', 'Disc 1/01 Intro.wav')).toBe(
+        'delivery/audio/Label Q1/Disc 1/01 Intro.wav',
+      );
+    });
+
+    it('normalises Unicode to NFC and backslashes to forward slashes', () => {
+      const decomposed = 'Cafe\u0301\\Beyonce\u0301.flac';
+      expect(deliveryKey('Fo\u0308lder', decomposed)).toBe(
+        'delivery/audio/Földer/Café/Beyoncé.flac',
+      );
+    });
+
+    it.each([
+      ['..', 'a.wav'],
+      ['ok', '../escape.wav'],
+      ['ok', 'a//b.wav'],
+      ['ok', './a.wav'],
+      ['', 'a.wav'],
+      ['ok', 'bad\u0007name.wav'],
+      ['ok', 'line\nbreak.wav'],
+      ['a/../../b', 'x.wav'],
+    ])('refuses folder %j with path %j', (folder, path) => {
+      expect(() => deliveryKey(folder, path)).toThrow(
+        expect.objectContaining({ code: 'invalid-key' }),
+      );
+    });
+
+    it('refuses keys longer than S3 allows', () => {
+      expect(() => deliveryKey('f', `${'x'.repeat(1100)}.wav`)).toThrow(/1,024 bytes/);
+    });
+  });
+
+  it('deliveryPrefix() ends with a slash', () => {
+    expect(deliveryPrefix('Q1/Box')).toBe('delivery/audio/Q1/Box/');
+  });
+
+  describe('assertDeliveryKey()', () => {
+    it('accepts a clean key under delivery/audio/', () => {
+      expect(() => assertDeliveryKey('delivery/audio/x/y.wav')).not.toThrow();
+    });
+
+    it.each([
+      'delivery/mapping/x.yaml',
+      'INFO.json',
+      'delivery/audio/../INFO.json',
+      'delivery/audio/a/Cafe\u0301.wav',
+    ])('refuses %j', (key) => {
+      expect(() => assertDeliveryKey(key)).toThrow(
+        expect.objectContaining({ code: 'invalid-key' }),
+      );
+    });
+  });
+});

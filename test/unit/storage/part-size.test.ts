@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  PART_LIMITS,
+  choosePartSize,
+  partCount,
+  partRange,
+} from '../../../src-main/core/storage/part-size.js';
+
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+
+describe('part size', () => {
+  it('uses the 8 MiB floor for ordinary masters', () => {
+    expect(choosePartSize(50 * MiB)).toBe(8 * MiB);
+    expect(choosePartSize(3 * GiB)).toBe(8 * MiB);
+  });
+
+  it('grows in whole MiB to stay under 10,000 parts', () => {
+    for (const size of [80 * GiB, 100 * GiB + 12345, 1024 * GiB, 5 * 1024 * GiB]) {
+      const part = choosePartSize(size);
+      expect(part % MiB).toBe(0);
+      expect(partCount(size, part)).toBeLessThan(10_000);
+      expect(part).toBeGreaterThanOrEqual(PART_LIMITS.floor);
+      expect(part).toBeLessThanOrEqual(PART_LIMITS.max);
+    }
+  });
+
+  it('refuses files larger than S3 can store', () => {
+    expect(() => choosePartSize(6 * 1024 * GiB * 10_000)).toThrow(RangeError);
+  });
+
+  it('lets tests lower the floor', () => {
+    expect(choosePartSize(3 * MiB, 256 * 1024)).toBe(256 * 1024);
+  });
+
+  it('cuts a file into contiguous ranges with a short last part', () => {
+    const size = 3 * MiB + 5;
+    const n = partCount(size, MiB);
+    expect(n).toBe(4);
+    const ranges = Array.from({ length: n }, (_, i) => partRange(size, MiB, i + 1));
+    expect(ranges.at(-1)).toEqual({ start: 3 * MiB, end: size });
+    ranges.slice(1).forEach((r, i) => expect(r.start).toBe(ranges[i]!.end));
+  });
+
+  it('counts an empty file as one part', () => {
+    expect(partCount(0, MiB)).toBe(1);
+  });
+});
