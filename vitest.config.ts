@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 
+import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 
 const electronFake = fileURLToPath(new URL('./test/fakes/electron.ts', import.meta.url));
@@ -38,6 +39,16 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+        },
+      },
+      {
+        // Renderer state and components: Svelte compiled for the browser, in jsdom.
+        plugins: [svelte()],
+        resolve: { conditions: ['browser'] },
+        test: {
+          name: 'renderer',
+          include: ['src-renderer/**/*.test.ts'],
+          environment: 'jsdom',
         },
       },
     ],

@@ -138,6 +138,8 @@ export class CsvImport {
           const column = columns[target];
           const before = exportText(column, draft);
           if (before === value) return;
+          // The same identifier spelt differently (GB-AYE-… vs GBAYE…) is not a change.
+          if (target === 'isrc' && normalizeIsrc(before) === normalizeIsrc(value)) return;
           draft = write(target, draft, value, this.headers[i] ?? target);
           changes.push({
             id: row.id,

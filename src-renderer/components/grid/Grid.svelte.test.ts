@@ -1,0 +1,42 @@
+import { fireEvent, render, screen } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
+
+import { libraryWith } from '../../state/fake-library.js';
+import Grid from './Grid.svelte';
+
+// jsdom has no layout: bind:clientHeight needs a ResizeObserver, which never fires here.
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
+
+describe('Grid', () => {
+  it('is an ARIA grid usable from the keyboard alone', async () => {
+    const { grid } = await libraryWith({
+      'A/01.flac': { title: 'One', isrc: 'GBAYE2100001' },
+      'A/02.flac': { title: 'Two', isrc: 'bad' },
+    });
+    render(Grid, { grid });
+    const table = screen.getByRole('grid', { name: 'Tracks' });
+    expect(table.getAttribute('aria-rowcount')).toBe('3');
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent?.trim())).toContain('ISRC');
+
+    const isrc = grid.visible.findIndex((c) => c.id === 'isrc');
+    grid.select({ row: 1, col: isrc });
+    await fireEvent.keyDown(table, { key: 'ArrowUp' });
+    expect(table.getAttribute('aria-activedescendant')).toBe(`cell-0-${isrc}`);
+
+    const invalid = document.getElementById(`cell-1-${isrc}`)!;
+    expect(invalid.getAttribute('aria-invalid')).toBe('true');
+    expect(invalid.getAttribute('title')).toMatch(/is not valid/);
+
+    await fireEvent.keyDown(table, { key: 'ArrowDown' });
+    await fireEvent.keyDown(table, { key: 'F2' });
+    const editor = screen.getByRole('textbox', { name: 'ISRC of A/02.flac' });
+    await fireEvent.input(editor, { target: { value: 'GBAYE2100002' } });
+    await fireEvent.keyDown(editor, { key: 'Enter' });
+    expect(document.getElementById(`cell-1-${isrc}`)!.textContent?.trim()).toBe('GBAYE2100002');
+    expect(document.getElementById(`cell-1-${isrc}`)!.getAttribute('aria-invalid')).toBeNull();
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * A library over a fake door and a fake tag reader, for the renderer's tests: main grants every
+ * file (id from its path) and the "tags" are drafts given by the test.
+ */
+import type { LibrarySession } from '../../src-main/core/library/session-schema.js';
+import type { FileReadResult } from '../../src-main/core/model/read-result.js';
+import type { DraftTrack } from '../../src-main/core/model/track.js';
+import type { CourierApi, Envelope, PickedFile } from '../../src-main/ipc/contract.js';
+import type { TagReader } from '../lib/tags/tag-reader.js';
+import { GridState } from './grid-state.svelte.js';
+import { LibraryState } from './library-state.svelte.js';
+
+/** Tags for a fake file: title, ISRC and so on as a tag reader would map them. */
+export interface FakeTags {
+  title?: string;
+  isrc?: string;
+  artist?: string;
+  album?: string;
+  upc?: string;
+  track?: string;
+  date?: string;
+}
+
+const tag = (name: string) => ({ kind: 'tag' as const, tag: name });
+
+/** The draft a tag reader would make of these tags. */
+export function fakeDraft(file: string, tags: FakeTags): DraftTrack {
+  const draft: DraftTrack = { file, primaryMedia: { value: file, source: { kind: 'file-name' } } };
+  if (tags.title) draft.title = { value: tags.title, source: tag('TIT2') };
+  if (tags.isrc) draft.isrc = { value: tags.isrc, source: tag('TSRC') };
+  if (tags.date) draft.releaseDate = { value: tags.date, source: tag('TDRC') };
+  if (tags.artist)
+    draft.artists = { value: [{ name: tags.artist, role: 'Main' }], source: tag('TPE1') };
+  if (tags.album || tags.upc || tags.track) {
+    draft.album = {};
+    if (tags.album) draft.album.title = { value: tags.album, source: tag('TALB') };
+    if (tags.upc) draft.album.upc = { value: tags.upc, source: tag('TXXX:BARCODE') };
+    if (tags.track) draft.album.trackPosition = { value: tags.track, source: tag('TRCK') };
+  }
+  return draft;
+}
+
+/** A picked file with these tags (the content is irrelevant to the fake reader). */
+export function pick(relativePath: string): PickedFile {
+  return { file: new File(['x'], relativePath.split('/').pop()!), relativePath };
+}
+
+/** A fake door that keeps the last saved session. */
+export function fakeApi(
+  saved: { session: LibrarySession | null; missing: string[] } = { session: null, missing: [] },
+) {
+  const ok = <T>(value: T): Envelope<T> => ({ ok: true, value });
+  const api = {
+    saved,
+    saves: 0,
+    async appInfo() {
+      throw new Error('not used');
+    },
+    async grantFiles(files: readonly PickedFile[]) {
+      return ok({
+        granted: files.map((f) => ({
+          id: `id:${f.relativePath}`,
+          name: f.file.name,
+          relativePath: f.relativePath,
+          size: f.file.size,
+        })),
+        refused: [],
+      });
+    },
+    async loadLibrary() {
+      return ok(api.saved);
+    },
+    async saveLibrary({ session }: { session: LibrarySession }) {
+      api.saves++;
+      api.saved = { session, missing: [] };
+      return ok({ saved: true as const });
+    },
+    on() {
+      return () => undefined;
+    },
+  };
+  return api;
+}
+
+/** A library and its grid holding files read with the given tags. */
+export async function libraryWith(
+  files: Record<string, FakeTags>,
+  api = fakeApi(),
+): Promise<{ library: LibraryState; grid: GridState; api: ReturnType<typeof fakeApi> }> {
+  const reader: TagReader = {
+    async read(list, onResult) {
+      for (const item of list) {
+        const tags = files[item.relativePath];
+        const result: FileReadResult = tags
+          ? { file: item.relativePath, draft: fakeDraft(item.relativePath, tags), findings: [] }
+          : {
+              file: item.relativePath,
+              draft: null,
+              findings: [{ level: 'error', message: 'cannot read the file' }],
+            };
+        onResult(item.key, result);
+      }
+    },
+  };
+  const library = new LibraryState(api as unknown as CourierApi, () => reader, {
+    saveDelayMs: 5,
+    flushDelayMs: 0,
+  });
+  await library.add(Object.keys(files).map(pick));
+  await library.settled();
+  return { library, grid: new GridState(library), api };
+}

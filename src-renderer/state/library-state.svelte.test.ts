@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+
+import { fakeApi, libraryWith, pick } from './fake-library.js';
+
+describe('library', () => {
+  it('adds a file picked twice once, and lists what is not audio', async () => {
+    const { library } = await libraryWith({ 'A/01.flac': { title: 'One', isrc: 'GBAYE2100001' } });
+    await library.add([pick('A/01.flac'), pick('A/cover.jpg'), pick('A/old.wma')]);
+    expect(library.rows).toHaveLength(1);
+    expect(library.ignored.map((i) => i.relativePath)).toEqual(['A/cover.jpg', 'A/old.wma']);
+    expect(library.ignored[1]!.reason).toMatch(/unsupported audio/);
+  });
+
+  it('gives each track an outer_id: the ISRC when unique, else the file name', async () => {
+    const { library } = await libraryWith({
+      'A/01.flac': { isrc: 'GBAYE2100001' },
+      'A/02.flac': { isrc: 'GBAYE2100009' },
+      'A/03.flac': { isrc: 'GBAYE2100009' },
+    });
+    expect(library.rows.map((r) => r.draft.outerId?.value)).toEqual(['GBAYE2100001', '02', '03']);
+  });
+
+  it('marks unreadable files and keeps them out of validation', async () => {
+    const { library } = await libraryWith({ 'A/01.flac': { title: 'One' } });
+    await library.add([pick('A/broken.mp3')]);
+    await library.settled();
+    const broken = library.rows.find((r) => r.draft.file === 'A/broken.mp3')!;
+    expect(broken.status).toBe('unreadable');
+    expect(library.findings.get(broken.id)).toEqual([
+      { level: 'error', message: 'cannot read the file' },
+    ]);
+  });
+
+  it('saves the session and restores it, marking files main could not grant again', async () => {
+    const { library, api } = await libraryWith({ 'A/01.flac': { title: 'One' } });
+    library.setCell(
+      [library.rows[0]!.id],
+      { ...(await import('./columns.js')).columns.title },
+      'Uno',
+    );
+    await library.saveNow();
+    expect(api.saved.session?.rows[0]?.draft.title?.value).toBe('Uno');
+
+    const restored = fakeApi({ session: api.saved.session, missing: ['id:A/01.flac'] });
+    const { LibraryState } = await import('./library-state.svelte.js');
+    const again = new LibraryState(restored as never, () => {
+      throw new Error('no reading after a restart');
+    });
+    await again.load();
+    expect(again.rows[0]!.draft.title?.value).toBe('Uno');
+    expect(again.rows[0]!.original?.title?.value).toBe('One');
+    expect(again.rows[0]!.missing).toBe(true);
+    expect(again.findings.get('id:A/01.flac')!.at(-1)!.message).toMatch(/gone or changed/);
+  });
+});
