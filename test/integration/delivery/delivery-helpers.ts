@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 import { ServiceClient } from '../../../src-main/core/api/service-client.js';
 import { DeliveryStore } from '../../../src-main/core/delivery/delivery-record.js';
-import { planDelivery,type PlanInput } from '../../../src-main/core/delivery/plan.js';
+import { planDelivery, type PlanInput } from '../../../src-main/core/delivery/plan.js';
 import { prepareDelivery } from '../../../src-main/core/delivery/prepare.js';
 import { runDelivery } from '../../../src-main/core/delivery/run-delivery.js';
 import type { Environment } from '../../../src-main/core/profiles/profile.js';

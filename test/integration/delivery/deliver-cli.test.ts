@@ -1,0 +1,222 @@
+import { spawn } from 'node:child_process';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { DeliveryRecord } from '../../../src-main/core/delivery/delivery-record.js';
+import { missingFixtureTools } from '../../support/audio-fixtures.js';
+import { runCli } from '../../support/run-cli.js';
+import { eventually, startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
+import { addProfile, makeHome, makeTaggedTracks } from './delivery-helpers.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const missing = missingFixtureTools();
+
+interface Request {
+  method: string;
+  path: string;
+  status: number;
+  tracks: number | null;
+}
+
+/** Every file below `dir`, relative, sorted. */
+async function tree(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length))
+    .sort();
+}
+
+async function records(home: string): Promise<DeliveryRecord[]> {
+  const dir = join(home, 'deliveries');
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const out: DeliveryRecord[] = [];
+  for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
+    try {
+      out.push(JSON.parse(await readFile(join(dir, name), 'utf8')) as DeliveryRecord);
+    } catch {
+      // caught mid-rename: the next poll reads it
+    }
+  }
+  return out;
+}
+
+describe.skipIf(missing.length > 0)('courier deliver, upload and history', () => {
+  let sandbox: TestSandbox;
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+  let catalog: string;
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    home = await makeHome();
+    env = await addProfile(home, sandbox);
+    catalog = sandbox.info.catalogs[0]!.id;
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('--dry-run prints the plan and changes nothing locally or remotely', async () => {
+    const dir = join(home, '..', `dry-${Date.now()}`);
+    await makeTaggedTracks(dir, 30);
+    await sandbox.api('/sandbox/requests', { method: 'DELETE' });
+    const before = await tree(home);
+    const run = await runCli(
+      ['deliver', dir, '--profile', 'Test', '--catalog', catalog, '--mode', 'json', '--dry-run'],
+      { env },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('batch 1: 25 track(s)');
+    expect(run.stdout).toContain('batch 2: 5 track(s)');
+    expect(run.stdout).toMatch(/folder: delivery\/audio\/\d{8}-dry-\d+\//);
+    expect(await tree(home)).toEqual(before);
+    expect((await sandbox.api('/sandbox/requests')).body.data).toEqual([]);
+    const listing = await sandbox
+      .s3()
+      .send(
+        new ListObjectsV2Command({ Bucket: sandbox.info.bucket.bucket_name, Prefix: 'delivery/' }),
+      );
+    // Only the bucket's folder markers (keys ending in '/') are there.
+    expect((listing.Contents ?? []).filter((o) => !o.Key!.endsWith('/'))).toEqual([]);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('exits 3 when validation blocks the delivery (two files with one name)', async () => {
+    const dir = join(home, '..', `dup-${Date.now()}`);
+    await makeTaggedTracks(join(dir, 'a'), 1, () => 'same.mp3');
+    await makeTaggedTracks(join(dir, 'b'), 1, () => 'same.mp3');
+    const run = await runCli(
+      ['deliver', dir, '--profile', 'Test', '--catalog', catalog, '--mode', 'audio_only'],
+      { env },
+    );
+    expect(run.code).toBe(3);
+    expect(run.stdout).toContain('a/same.mp3 and b/same.mp3');
+    expect(run.stderr).toContain('validation blocks this delivery');
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a production profile without --yes', async () => {
+    const prodEnv = await addProfile(home, sandbox, 'Prod', 'production');
+    const run = await runCli(
+      ['deliver', home, '--profile', 'Prod', '--catalog', catalog, '--mode', 'audio_only'],
+      { env: prodEnv },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('production profile; add --yes');
+  });
+
+  it('courier upload: a second run sends nothing', async () => {
+    const dir = join(home, '..', `up-${Date.now()}`);
+    await makeTaggedTracks(dir, 3);
+    const args = ['upload', dir, '--profile', 'Test', '--to', 'upload-test', '--json'];
+    const first = await runCli(args, { env });
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ ok: true, uploaded: 3, skipped: 0 });
+    const second = await runCli(args, { env });
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      ok: true,
+      uploaded: 0,
+      skipped: 3,
+      bytes_sent: 0,
+    });
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('delivers with --json and lists it in history', async () => {
+    const dir = join(home, '..', `cli-${Date.now()}`);
+    await makeTaggedTracks(dir, 4);
+    const run = await runCli(
+      ['deliver', dir, '--profile', 'Test', '--catalog', catalog, '--mode', 'json', '--json'],
+      { env },
+    );
+    expect(run.stderr).not.toContain('failed');
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(run.stdout);
+    expect(summary).toMatchObject({ state: 'accepted', files: 4, batches: 1, batches_accepted: 1 });
+    const history = await runCli(['history', '--json'], { env });
+    expect(JSON.parse(history.stdout)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: summary.delivery_id, tracks: 4 })]),
+    );
+    const csv = await runCli(['history', '--csv'], { env });
+    expect(csv.stdout.split('\n')[0]).toContain('id,state,profile');
+    await rm(dir, { recursive: true, force: true });
+  });
+});
+
+describe.skipIf(missing.length > 0)('courier deliver killed between batches', () => {
+  let sandbox: TestSandbox;
+  let home: string;
+
+  beforeAll(async () => {
+    // Slow answers make the window between batches wide enough to kill the process in it.
+    sandbox = await startTestSandbox({
+      faults: { errorRate: 0, throttleRate: 0, slowRate: 1, slowMs: 1_200 },
+    });
+    home = await makeHome();
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('resumes after kill -9: no accepted batch sent twice, every entry present', async () => {
+    const env = await addProfile(home, sandbox);
+    const catalog = sandbox.info.catalogs[0]!.id;
+    const dir = join(home, '..', `kill-${Date.now()}`);
+    await makeTaggedTracks(dir, 75);
+    const args = ['deliver', dir, '--profile', 'Test', '--catalog', catalog, '--mode', 'json'];
+
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const atKill = await eventually(
+      async () => {
+        const [record] = await records(home);
+        return record?.batches[0]?.state === 'accepted' ? record : undefined;
+      },
+      60_000,
+      20,
+    );
+    child.kill('SIGKILL');
+    await exited;
+    const killed = (await records(home))[0]!;
+    expect(killed.state).not.toBe('accepted');
+    expect(killed.batches.filter((b) => b.state === 'accepted').length).toBeLessThan(3);
+    const firstSentAt = atKill.batches[0]!.sentAt;
+
+    const resumed = await runCli(args, { env, timeoutMs: 120_000 });
+    expect(resumed.stderr).toContain(`Resuming delivery ${killed.id}`);
+    expect(resumed.code).toBe(0);
+
+    const [final] = await records(home);
+    expect(final!.id).toBe(killed.id);
+    expect(final!.state).toBe('accepted');
+    for (const batch of killed.batches.filter((b) => b.state === 'accepted')) {
+      // An accepted batch is never sent again: same attempt count, same send time.
+      expect(final!.batches[batch.index]).toMatchObject({ attempts: 1, sentAt: batch.sentAt });
+    }
+    expect(final!.batches[0]!.sentAt).toBe(firstSentAt);
+    const json = ((await sandbox.api('/sandbox/requests')).body.data as Request[]).filter(
+      (r) => r.path === '/ingestion/json',
+    );
+    const unfinishedAtKill = killed.batches.filter((b) => b.state === 'sent').length;
+    expect(json.length).toBeGreaterThanOrEqual(3);
+    expect(json.length).toBeLessThanOrEqual(3 + unfinishedAtKill);
+    const entries = (await sandbox.api(`/sandbox/catalogs/${catalog}/entries`)).body.data as {
+      outer_id: string;
+    }[];
+    expect(new Set(entries.map((e) => e.outer_id)).size).toBe(75);
+    await rm(dir, { recursive: true, force: true });
+  }, 180_000);
+});
