@@ -101,6 +101,37 @@ describe.skipIf(missing.length > 0)('deliveries against the sandbox', () => {
     expect(await ingestions()).toEqual([]);
   });
 
+  it('re-sends a batch whose answer was lost after the service took its audio', async () => {
+    home = await makeHome();
+    const dir = join(home, 'Lost answer');
+    await makeTaggedTracks(dir, 5);
+    const { record } = await deliverInProcess(sandbox, home, { mode: 'json', dir });
+    expect(record?.state).toBe('accepted');
+    const s3 = sandbox.s3();
+    expect((await pickupCheck(s3, sandbox.info.bucket.bucket_name, record!)).pickedUp).toBe(true);
+
+    // As if the process died after the request left but before its answer was recorded.
+    const batch = record!.batches[0]!;
+    batch.state = 'sent';
+    delete batch.response;
+    record!.state = 'ingesting';
+    await sandbox.api('/sandbox/requests', { method: 'DELETE' });
+    const again = await runDelivery({
+      record: record!,
+      store: new DeliveryStore(home),
+      ...connectionTo(sandbox),
+      dataDir: home,
+    });
+    expect(again.error).toBeUndefined();
+    expect(again.state).toBe('accepted');
+    expect(again.batches[0]).toMatchObject({ state: 'accepted', attempts: 2 });
+    // The moved audio was uploaded again, then the batch re-sent once and accepted.
+    expect(again.bytes.sent).toBeGreaterThan(0);
+    expect((await ingestions()).map((r) => r.status)).toEqual([200]);
+    const ours = (await entries()).filter((e) => e.metadata.title?.toString().startsWith('Track'));
+    expect(new Set(ours.map((e) => e.outer_id)).size).toBeGreaterThanOrEqual(5);
+  });
+
   it('delivers audio_only: files flat in the folder, the file name as outer_id', async () => {
     home = await makeHome();
     const dir = join(home, 'Only');
