@@ -1,5 +1,5 @@
 /**
- * Artist strings that look like several artists ("A feat. B", "A; B"). Courier offers the
+ * Artist strings that look like several artists ("A feat. B", "A; B", "A/B"). Courier offers the
  * split to the user and never applies it silently: "Earth, Wind & Fire" is one artist.
  */
 import type { DraftArtist } from './track.js';
@@ -8,7 +8,8 @@ import type { DraftArtist } from './track.js';
 export const featuredRole = 'Featured';
 
 const featuring = /\s+(?:feat\.?|ft\.?|featuring)\s+/i;
-const listSeparator = /\s*;\s*/;
+// ";" lists names; "/" is how ID3v2.3 joins several artists (but "AC/DC" is one: hence an offer).
+const listSeparator = /\s*[;/]\s*/;
 
 /** The artists a combined string probably stands for, or null when it looks like one artist. */
 export function suggestArtistSplit(name: string, role: string): DraftArtist[] | null {

@@ -4,7 +4,7 @@
  * names the tag it came from. Native tags are read first (so the source is exact and names
  * music-metadata does not map, such as TXXX:UPC, are found); its common tags fill the rest.
  */
-import type { IAudioMetadata } from 'music-metadata';
+import type { IAudioMetadata, ITag } from 'music-metadata';
 
 import { fromId3v23 } from './dates.js';
 import { isValidIsrc, normalizeIsrc } from './isrc.js';
@@ -79,12 +79,52 @@ function textOf(value: unknown): string | undefined {
   return undefined;
 }
 
+/** ID3v2.2/2.3 frames music-metadata splits at "/" (it would turn "AC/DC" into two artists). */
+const slashSplitFrames = new Set([
+  'TPE1',
+  'TPE2',
+  'TPE3',
+  'TPE4',
+  'TCOM',
+  'TEXT',
+  'TOLY',
+  'TOPE',
+  'TP1',
+  'TCM',
+  'TXT',
+  'TOA',
+  'TOL',
+  'TSRC',
+  'IPLS',
+]);
+
+/** Native tags with ID3v2.3's slash-split values joined back into the text the file holds. */
+function unsplit(tagType: string, tags: ITag[]): ITag[] {
+  if (tagType !== 'ID3v2.3' && tagType !== 'ID3v2.2') return tags;
+  const joined: ITag[] = [];
+  for (const tag of tags) {
+    const last = joined.at(-1);
+    const splits = slashSplitFrames.has(tag.id) || tag.id.startsWith('TXXX:');
+    if (
+      splits &&
+      last?.id === tag.id &&
+      typeof last.value === 'string' &&
+      typeof tag.value === 'string'
+    ) {
+      joined[joined.length - 1] = { id: tag.id, value: `${last.value}/${tag.value}` };
+    } else {
+      joined.push(tag);
+    }
+  }
+  return joined;
+}
+
 class NativeTags {
   private readonly byKey = new Map<string, Hit[]>();
 
   constructor(meta: IAudioMetadata) {
     for (const [tagType, tags] of Object.entries(meta.native)) {
-      for (const tag of tags) {
+      for (const tag of unsplit(tagType, tags)) {
         let value = textOf(tag.value);
         if (value === undefined) continue;
         if (latin1TagTypes.has(tagType)) value = repairLatin1Utf8(value);
@@ -120,6 +160,9 @@ const keys = {
   title: ['TIT2', 'TT2', 'TITLE', '©NAM', 'INAM', 'TITL', 'NAME'],
   artist: ['TPE1', 'TP1', 'ARTIST', '©ART', 'IART', 'AUTH'],
   albumArtist: ['TPE2', 'TP2', 'ALBUMARTIST', 'ALBUM ARTIST', 'AART'],
+  composer: ['TCOM', 'TCM', 'COMPOSER', '©WRT', 'IWRI'],
+  lyricist: ['TEXT', 'TXT', 'LYRICIST', 'WRITER'],
+  remixer: ['TPE4', 'TP4', 'REMIXER', 'MIXARTIST'],
   album: ['TALB', 'TAL', 'ALBUM', '©ALB', 'IPRD', 'IRPD'],
   isrc: ['TSRC', 'TRC', 'ISRC'],
   barcode: ['BARCODE', 'UPC', 'EAN', 'UPC/EAN', 'EAN/UPC', 'UPC_EAN', 'GTIN'],
@@ -234,32 +277,39 @@ function dateFrom(tags: NativeTags, meta: IAudioMetadata): Sourced<string> | und
 
 function artistsFrom(tags: NativeTags, meta: IAudioMetadata): Sourced<DraftArtist[]> | undefined {
   const c = meta.common;
-  const hit = tags.first(keys.artist);
-  const repair = (name: string) =>
-    hit && latin1TagTypes.has(hit.tagType) ? repairLatin1Utf8(name) : name;
-  // music-metadata already splits multi-value frames (ID3v2.3 "A/B", repeated Vorbis ARTIST).
-  const names = nonEmpty(c.artists) ? c.artists : c.artist ? [c.artist] : [];
+  // Native values first: they keep each name as the file writes it ("AC/DC" stays whole in
+  // ID3v2.3); music-metadata's common lists fill in for families not read natively here.
+  const names = (nativeKeys: readonly string[], fallback: string[] | undefined) => {
+    const hits = tags.all(nativeKeys);
+    return hits.length > 0 ? hits.map((h) => h.value) : (fallback ?? []);
+  };
   const artists: DraftArtist[] = [];
   const seen = new Set<string>();
   const add = (name: string, role: string) => {
-    const clean = repair(name).trim();
+    const clean = name.trim();
     const key = `${role}\u0000${clean.toLowerCase()}`;
     if (clean === '' || seen.has(key)) return;
     seen.add(key);
     artists.push({ name: clean, role });
   };
-  for (const name of names) add(name, artistRoles.main);
+  const main = names(keys.artist, nonEmpty(c.artists) ? c.artists : c.artist ? [c.artist] : []);
+  for (const name of main) add(name, artistRoles.main);
   const mainNames = new Set(artists.map((a) => a.name.toLowerCase()));
-  for (const name of c.albumartists ?? (c.albumartist ? [c.albumartist] : [])) {
+  const albumArtists = names(
+    keys.albumArtist,
+    c.albumartists ?? (c.albumartist ? [c.albumartist] : []),
+  );
+  for (const name of albumArtists) {
     const lower = name.trim().toLowerCase();
     if (!mainNames.has(lower) && lower !== 'various artists' && lower !== 'va') {
       add(name, artistRoles.albumArtist);
     }
   }
-  for (const name of c.composer ?? []) add(name, artistRoles.composer);
-  for (const name of c.lyricist ?? []) add(name, artistRoles.lyricist);
-  for (const name of c.remixer ?? []) add(name, artistRoles.remixer);
+  for (const name of names(keys.composer, c.composer)) add(name, artistRoles.composer);
+  for (const name of names(keys.lyricist, c.lyricist)) add(name, artistRoles.lyricist);
+  for (const name of names(keys.remixer, c.remixer)) add(name, artistRoles.remixer);
   if (artists.length === 0) return undefined;
+  const hit = tags.first(keys.artist);
   return { value: artists, source: hit ? fromTag(hit) : common(meta, 'artists') };
 }
 

@@ -38,7 +38,11 @@ describe.skipIf(missing.length > 0)('scanFolder()', () => {
   it.each(full.map((c) => [c.name, c] as const))('maps every field of %s', (name, combo) => {
     const i = combos.indexOf(combo);
     const { track, findings } = entry(name);
-    expect(findings).toEqual([]);
+    const v23 = combo.family === 'id3v2.3';
+    // ID3v2.3 holds "Alice/Bob": one string, offered as a split rather than split silently.
+    expect(findings).toEqual(
+      v23 ? [expect.objectContaining({ level: 'warning', field: 'artists' })] : [],
+    );
     expect(track).toStrictEqual({
       outer_id: isrcOf(i),
       primary_media: name,
@@ -57,10 +61,12 @@ describe.skipIf(missing.length > 0)('scanFolder()', () => {
           disk_number: '1',
         },
       ],
-      artists: [
-        { id: 'Alice', name: 'Alice', role: 'Main' },
-        { id: 'Bob', name: 'Bob', role: 'Main' },
-      ],
+      artists: v23
+        ? [{ id: 'Alice/Bob', name: 'Alice/Bob', role: 'Main' }]
+        : [
+            { id: 'Alice', name: 'Alice', role: 'Main' },
+            { id: 'Bob', name: 'Bob', role: 'Main' },
+          ],
       customer_tags: [
         ...(combo.family === 'id3v2.3' ? ['Rock'] : ['Rock', 'Pop']).map((tag) => ({
           tag,

@@ -64,6 +64,37 @@ describe('draftFromMetadata()', () => {
     ]);
     expect(d.primaryMedia).toEqual({ value: 'Help/01 Help.mp3', source: { kind: 'file-name' } });
   });
+  it('keeps ID3v2.3 names that music-metadata split at "/" whole', () => {
+    const d = draftFromMetadata(
+      meta(
+        'ID3v2.3',
+        [
+          ['TPE1', 'AC'],
+          ['TPE1', 'DC'],
+          ['TXXX:CATALOGNUMBER', 'EPC'],
+          ['TXXX:CATALOGNUMBER', '2001'],
+          ['TCOM', 'Angus Young'],
+        ],
+        { artists: ['AC', 'DC'] },
+      ),
+      'a.mp3',
+    );
+    expect(d.artists?.value).toEqual([
+      { name: 'AC/DC', role: 'Main' },
+      { name: 'Angus Young', role: 'Composer' },
+    ]);
+    expect(d.album?.catalogNumber?.value).toBe('EPC/2001');
+  });
+  it('keeps separate Vorbis ARTIST entries as separate artists', () => {
+    const d = draftFromMetadata(
+      meta('vorbis', [
+        ['ARTIST', 'Alice'],
+        ['ARTIST', 'Bob'],
+      ]),
+      'a.flac',
+    );
+    expect(d.artists?.value.map((a) => a.name)).toEqual(['Alice', 'Bob']);
+  });
   it('joins ID3v2.3 TYER and TDAT into a full date', () => {
     const d = draftFromMetadata(
       meta('ID3v2.3', [
