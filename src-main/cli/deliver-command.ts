@@ -17,7 +17,7 @@ import {
   DeliveryStore,
 } from '../core/delivery/delivery-record.js';
 import { summarize } from '../core/delivery/history.js';
-import { type DeliveryPlan, planDelivery,type PlanFinding } from '../core/delivery/plan.js';
+import { type DeliveryPlan, planDelivery, type PlanFinding } from '../core/delivery/plan.js';
 import { prepareDelivery } from '../core/delivery/prepare.js';
 import { type DeliveryEvent, runDelivery } from '../core/delivery/run-delivery.js';
 import { UsageError } from '../core/errors.js';

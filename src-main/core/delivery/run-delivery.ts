@@ -17,7 +17,7 @@ import { HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/cli
 
 import { ApiError } from '../api/api-error.js';
 import type { IngestionResponse, ServiceClient } from '../api/service-client.js';
-import { createS3Client,type S3Target } from '../storage/s3-client.js';
+import { createS3Client, type S3Target } from '../storage/s3-client.js';
 import type { UploadEvent, UploadOptions } from '../storage/upload-context.js';
 import { UploadQueue } from '../storage/upload-queue.js';
 import type { DeliveryBatch, DeliveryRecord, DeliveryStore } from './delivery-record.js';
