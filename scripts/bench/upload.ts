@@ -1,5 +1,6 @@
 /**
- * `npm run bench:upload [-- --small] [-- --server moto|s3rver|both] [-- --files N --mib M]`
+ * `npm run bench:upload [-- --small] [-- --server moto|s3rver|both] [-- --rounds R]
+ *  [-- --files N --mib M]`
  *
  * Uploads the same generated data (40 random files, 2 GiB by default; `--small`: 8 files,
  * 256 MiB) to the same local S3 server twice in one run: with Courier's uploader (in a fresh
@@ -10,13 +11,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { build } from 'esbuild';
+import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 
+import { createS3Client } from '../../src-main/core/storage/s3-client.js';
 import { uploadDirectory } from '../../src-main/core/storage/upload-directory.js';
 
 const MiB = 1024 * 1024;
@@ -42,6 +45,20 @@ function arg(name: string): string | undefined {
 /** The uploading side, run in its own process: `upload.ts --child DIR FOLDER` (target in env). */
 async function child(): Promise<void> {
   const [dir, folder] = process.argv.slice(process.argv.indexOf('--child') + 1);
+  const target = {
+    endpoint: process.env.S3_ENDPOINT,
+    region: 'us-east-1',
+    bucket: BUCKET,
+    accessKeyId: process.env.S3_ACCESS_KEY_ID!,
+    secretAccessKey: process.env.S3_SECRET_ACCESS_KEY!,
+  };
+  // Load the SDK's lazily imported modules and open a connection first, as the app has long
+  // done before any upload starts; the lag measured is the upload's own.
+  const warm = createS3Client(target);
+  await warm
+    .send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'delivery/audio/warm-up' }))
+    .catch(() => undefined);
+  warm.destroy();
   const lag = monitorEventLoopDelay({ resolution: 10 });
   lag.enable();
   const started = performance.now();
@@ -49,13 +66,7 @@ async function child(): Promise<void> {
     dir: dir!,
     folder: folder!,
     dataDir: process.env.COURIER_HOME!,
-    target: {
-      endpoint: process.env.S3_ENDPOINT,
-      region: 'us-east-1',
-      bucket: BUCKET,
-      accessKeyId: process.env.S3_ACCESS_KEY_ID!,
-      secretAccessKey: process.env.S3_SECRET_ACCESS_KEY!,
-    },
+    target,
   });
   const seconds = (performance.now() - started) / 1000;
   lag.disable();
@@ -153,78 +164,144 @@ function run(
   });
 }
 
+/**
+ * Bundles this script with esbuild, as the app and CLI ship (one file, no TypeScript compiled
+ * at run time), so the uploader's process is measured as users run it, not as tsx runs it.
+ */
+async function bundleChild(scratch: string): Promise<string> {
+  const outfile = join(scratch, 'upload-bench.mjs');
+  await build({
+    entryPoints: [fileURLToPath(import.meta.url)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+    external: ['@20minutes/s3rver'],
+    // CommonJS dependencies call require(); give the ESM bundle one.
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+  });
+  return outfile;
+}
+
+let childScript: string | undefined;
+
+async function courierOnce(
+  name: ServerName,
+  endpoint: string,
+  dataDir: string,
+  scratch: string,
+  round: number,
+) {
+  const [accessKeyId, secretAccessKey] = ACCESS[name];
+  const courier = await run(
+    process.execPath,
+    [
+      // e.g. BENCH_CHILD_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the uploader.
+      ...(process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      childScript!,
+      '--child',
+      dataDir,
+      `bench-courier-${name}-${round}`,
+    ],
+    {
+      ...process.env,
+      COURIER_HOME: await mkdtemp(join(scratch, 'home-')),
+      S3_ENDPOINT: endpoint,
+      S3_ACCESS_KEY_ID: accessKeyId,
+      S3_SECRET_ACCESS_KEY: secretAccessKey,
+    },
+  );
+  const result = JSON.parse(courier.stdout.trim().split('\n').at(-1)!) as ChildResult;
+  if (courier.code !== 0 || !result.ok) throw new Error(`Courier's upload to ${name} failed`);
+  return { ...result, processSeconds: courier.seconds };
+}
+
+async function awsOnce(
+  name: ServerName,
+  endpoint: string,
+  dataDir: string,
+  round: number,
+): Promise<number> {
+  const [accessKeyId, secretAccessKey] = ACCESS[name];
+  const aws = await run(
+    'aws',
+    [
+      's3',
+      'cp',
+      dataDir,
+      `s3://${BUCKET}/delivery/audio/bench-awscli-${name}-${round}/`,
+      '--recursive',
+      '--only-show-errors',
+      '--endpoint-url',
+      endpoint,
+    ],
+    {
+      ...process.env,
+      AWS_ACCESS_KEY_ID: accessKeyId,
+      AWS_SECRET_ACCESS_KEY: secretAccessKey,
+      AWS_DEFAULT_REGION: 'us-east-1',
+      AWS_CONFIG_FILE: '/dev/null',
+      AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
+      // Same integrity mode as Courier (and s3rver can't read aws-chunked trailers).
+      AWS_REQUEST_CHECKSUM_CALCULATION: 'when_required',
+    },
+  );
+  if (aws.code !== 0) throw new Error(`aws s3 cp to ${name} failed (exit ${aws.code})`);
+  return aws.seconds;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/**
+ * Rounds alternate the order (courier then aws, then aws then courier, ...) so that drift in
+ * the machine's load hits both tools alike; medians are compared.
+ */
 async function benchServer(
   name: ServerName,
   dataDir: string,
   scratch: string,
   totalBytes: number,
+  rounds: number,
 ): Promise<void> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const endpoint = `http://127.0.0.1:${port}`;
   const server = await startServer(name, port, scratch);
-  const [accessKeyId, secretAccessKey] = ACCESS[name];
   try {
-    const courierHome = await mkdtemp(join(scratch, 'home-'));
-    const courier = await run(
-      process.execPath,
-      [
-        // e.g. BENCH_CHILD_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the uploader.
-        ...(process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-        '--import',
-        'tsx',
-        fileURLToPath(import.meta.url),
-        '--child',
-        dataDir,
-        `bench-courier-${name}`,
-      ],
-      {
-        ...process.env,
-        COURIER_HOME: courierHome,
-        S3_ENDPOINT: endpoint,
-        S3_ACCESS_KEY_ID: accessKeyId,
-        S3_SECRET_ACCESS_KEY: secretAccessKey,
-      },
-    );
-    const result = JSON.parse(courier.stdout.trim().split('\n').at(-1)!) as ChildResult;
-    if (courier.code !== 0 || !result.ok) throw new Error(`Courier's upload to ${name} failed`);
-
-    const aws = await run(
-      'aws',
-      [
-        's3',
-        'cp',
-        dataDir,
-        `s3://${BUCKET}/delivery/audio/bench-awscli-${name}/`,
-        '--recursive',
-        '--only-show-errors',
-        '--endpoint-url',
-        endpoint,
-      ],
-      {
-        ...process.env,
-        AWS_ACCESS_KEY_ID: accessKeyId,
-        AWS_SECRET_ACCESS_KEY: secretAccessKey,
-        AWS_DEFAULT_REGION: 'us-east-1',
-        AWS_CONFIG_FILE: '/dev/null',
-        AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
-        // Same integrity mode as Courier (and s3rver can't read aws-chunked trailers).
-        AWS_REQUEST_CHECKSUM_CALCULATION: 'when_required',
-      },
-    );
-    if (aws.code !== 0) throw new Error(`aws s3 cp to ${name} failed (exit ${aws.code})`);
-
+    const courier: Awaited<ReturnType<typeof courierOnce>>[] = [];
+    const aws: number[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      if (round % 2) {
+        courier.push(await courierOnce(name, endpoint, dataDir, scratch, round));
+        aws.push(await awsOnce(name, endpoint, dataDir, round));
+      } else {
+        aws.push(await awsOnce(name, endpoint, dataDir, round));
+        courier.push(await courierOnce(name, endpoint, dataDir, scratch, round));
+      }
+    }
     const mib = totalBytes / MiB;
-    const line = (label: string, seconds: number): string =>
-      `  ${label.padEnd(22)} ${seconds.toFixed(2).padStart(8)} s  ${(mib / seconds).toFixed(0).padStart(5)} MiB/s`;
+    const line = (label: string, seconds: number[]): string =>
+      `  ${label.padEnd(24)} ${median(seconds).toFixed(2).padStart(8)} s  ${(mib / median(seconds)).toFixed(0).padStart(5)} MiB/s` +
+      (seconds.length > 1 ? `   (runs: ${seconds.map((x) => x.toFixed(1)).join(', ')})` : '');
+    const courierProcess = courier.map((c) => c.processSeconds);
     process.stdout.write(
       [
-        `server: ${name}`,
-        line('courier (uploader)', result.seconds),
-        line('courier (process)', courier.seconds),
-        line('aws s3 cp --recursive', aws.seconds),
-        `  ratio (aws / courier process): ${(aws.seconds / courier.seconds).toFixed(2)}×  (target ≥ 1.25×)`,
-        `  courier peak RSS: ${result.maxRssMiB.toFixed(0)} MiB  (target < 300 MiB)`,
-        `  courier event-loop lag: p99 ${result.lagP99Ms.toFixed(1)} ms, max ${result.lagMaxMs.toFixed(1)} ms  (target p99 < 50 ms)`,
+        `server: ${name}  (${rounds} round${rounds > 1 ? 's' : ''}, medians)`,
+        line(
+          'courier (uploader call)',
+          courier.map((c) => c.seconds),
+        ),
+        line('courier (whole process)', courierProcess),
+        line('aws s3 cp --recursive', aws),
+        `  ratio aws / courier (whole process): ${(median(aws) / median(courierProcess)).toFixed(2)}×  (target ≥ 1.25×)`,
+        `  courier peak RSS: ${Math.max(...courier.map((c) => c.maxRssMiB)).toFixed(0)} MiB  (target < 300 MiB)`,
+        `  courier event-loop lag p99: ${courier.map((c) => c.lagP99Ms.toFixed(1)).join(', ')} ms, max ${Math.max(...courier.map((c) => c.lagMaxMs)).toFixed(1)} ms  (target p99 < 50 ms)`,
         '',
       ].join('\n'),
     );
@@ -238,14 +315,19 @@ async function main(): Promise<void> {
   const files = Number(arg('files') ?? (small ? 8 : 40));
   const totalBytes = Number(arg('mib') ?? (small ? 256 : 2048)) * MiB;
   const which = (arg('server') ?? 'both') as ServerName | 'both';
+  const rounds = Number(arg('rounds') ?? 2);
   const scratch = await mkdtemp(join(tmpdir(), 'courier-bench-'));
   const dataDir = join(scratch, 'data');
   try {
     await mkdir(dataDir);
     await generate(dataDir, files, totalBytes);
-    process.stdout.write(`data: ${files} files, ${(totalBytes / MiB).toFixed(0)} MiB in total\n`);
+    childScript = await bundleChild(scratch);
+    process.stdout.write(
+      `data: ${files} files, ${(totalBytes / MiB).toFixed(0)} MiB in total; ` +
+        `${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(1)} at start\n`,
+    );
     for (const name of which === 'both' ? (['s3rver', 'moto'] as const) : [which]) {
-      await benchServer(name, dataDir, scratch, totalBytes);
+      await benchServer(name, dataDir, scratch, totalBytes, rounds);
     }
   } finally {
     await rm(scratch, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { open, stat } from 'node:fs/promises';
 
 import {
@@ -331,6 +332,7 @@ async function uploadMultipart(
   ctx.emit({ type: 'file-start', key, localPath, size, resumedBytes, multipart: true });
 
   const fileAbort = new AbortController();
+  setMaxListeners(0, fileAbort.signal);
   const onRunAbort = (): void => fileAbort.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', onRunAbort, { once: true });
   let confirmedHere = 0;

@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events';
+
 import type { S3Client } from '@aws-sdk/client-s3';
 
 import { BufferPool } from './buffer-pool.js';
@@ -42,7 +44,10 @@ export class UploadQueue {
       /** An existing client (tests); otherwise one is created for the target. */
       client?: S3Client;
     },
-  ) {}
+  ) {
+    // Every waiting part listens for cancel; thousands of listeners are expected, not a leak.
+    setMaxListeners(0, this.abort.signal);
+  }
 
   /** Subscribes to events; returns the unsubscribe function. */
   on(listener: (event: UploadEvent) => void): () => void {
