@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { readJsonIfExists, writeJsonAtomic } from '../files/atomic-file.js';
+import { readJsonIfExists, writeFileAtomic } from '../files/atomic-file.js';
 import type { Track } from '../model/track.js';
 
 /** The three ingestion operations (service-interface 4.3–4.5). */
@@ -118,28 +118,56 @@ export function isUnfinished(record: DeliveryRecord): boolean {
   return record.state !== 'accepted';
 }
 
-/** The store of delivery records under `<dataDir>/deliveries/`. */
+/**
+ * The store of delivery records under `<dataDir>/deliveries/`. A record is two files: the heavy,
+ * rarely changing part (files and track bodies, compact JSON) in `<id>.parts.json`, written
+ * first, and the rest (state, batches, responses) in `<id>.json`, rewritten at every batch
+ * transition: a 10,000-track delivery does not rewrite megabytes of tracks per batch.
+ */
 export class DeliveryStore {
   readonly dir: string;
+  readonly #partsWritten = new Set<string>();
 
   constructor(dataDir: string) {
     this.dir = join(dataDir, 'deliveries');
   }
 
-  /** The file of one record. */
+  /** The main file of one record. */
   fileOf(id: string): string {
     return join(this.dir, `${id}.json`);
   }
 
-  /** Writes a record atomically (temp + fsync + rename), stamping `updatedAt`. */
-  async save(record: DeliveryRecord): Promise<void> {
+  /** The heavy part of one record (files, track bodies). */
+  partsOf(id: string): string {
+    return join(this.dir, `${id}.parts.json`);
+  }
+
+  /**
+   * Writes a record atomically (temp + fsync + rename), stamping `updatedAt`. The files and
+   * tracks are rewritten when `full` is set (their states changed) or on this store's first save.
+   */
+  async save(record: DeliveryRecord, options: { full?: boolean } = {}): Promise<void> {
     record.updatedAt = new Date().toISOString();
-    await writeJsonAtomic(this.fileOf(record.id), record);
+    const { files, tracks, ...light } = record;
+    if (options.full || !this.#partsWritten.has(record.id)) {
+      await writeFileAtomic(this.partsOf(record.id), JSON.stringify({ files, tracks }));
+      this.#partsWritten.add(record.id);
+    }
+    await writeFileAtomic(this.fileOf(record.id), `${JSON.stringify(light, null, 2)}\n`);
   }
 
   /** Reads one record, or undefined. */
   async load(id: string): Promise<DeliveryRecord | undefined> {
-    return readJsonIfExists<DeliveryRecord>(this.fileOf(id));
+    const light = await readJsonIfExists<Omit<DeliveryRecord, 'files' | 'tracks'>>(this.fileOf(id));
+    if (light?.version !== 1) return undefined;
+    const parts = await readJsonIfExists<Pick<DeliveryRecord, 'files' | 'tracks'>>(
+      this.partsOf(id),
+    );
+    return {
+      ...light,
+      files: parts?.files ?? [],
+      ...(parts?.tracks ? { tracks: parts.tracks } : {}),
+    };
   }
 
   /** Every record, oldest first. */
@@ -147,11 +175,9 @@ export class DeliveryStore {
     const names = await readdir(this.dir).catch(() => [] as string[]);
     const records: DeliveryRecord[] = [];
     for (const name of names.sort()) {
-      if (!name.endsWith('.json') || name.startsWith('.')) continue;
-      const record = await readJsonIfExists<DeliveryRecord>(join(this.dir, name)).catch(
-        () => undefined,
-      );
-      if (record?.version === 1) records.push(record);
+      if (!name.endsWith('.json') || name.endsWith('.parts.json') || name.startsWith('.')) continue;
+      const record = await this.load(name.slice(0, -'.json'.length)).catch(() => undefined);
+      if (record) records.push(record);
     }
     return records;
   }

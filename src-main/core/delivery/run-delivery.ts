@@ -75,7 +75,7 @@ export async function runDelivery(args: RunDeliveryArgs): Promise<DeliveryRecord
   const fail = async (message: string) => {
     record.state = 'failed';
     record.error = message;
-    await store.save(record);
+    await store.save(record, { full: true });
     emit({ type: 'finished', state: 'failed' });
     return record;
   };
@@ -171,7 +171,7 @@ export async function runDelivery(args: RunDeliveryArgs): Promise<DeliveryRecord
 
     // 4. Ingest, batch by batch, recording each state as it happens.
     record.state = 'ingesting';
-    await store.save(record);
+    await store.save(record, { full: true });
     emit({ type: 'phase', phase: 'ingest', batches: unfinished.length });
     for (const batch of unfinished) {
       if (signal?.aborted) return await fail('interrupted between batches; run it again to resume');

@@ -35,7 +35,9 @@ async function records(home: string): Promise<DeliveryRecord[]> {
   const dir = join(home, 'deliveries');
   const names = await readdir(dir).catch(() => [] as string[]);
   const out: DeliveryRecord[] = [];
-  for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
+  for (const name of names.filter(
+    (n) => n.endsWith('.json') && !n.endsWith('.parts.json') && !n.startsWith('.'),
+  )) {
     try {
       out.push(JSON.parse(await readFile(join(dir, name), 'utf8')) as DeliveryRecord);
     } catch {
