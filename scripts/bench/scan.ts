@@ -10,7 +10,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -99,6 +99,8 @@ interface Measure {
   seconds: number;
   filesPerSecond: number;
   peakRssMiB: number;
+  /** User + system CPU seconds of the whole process tree (steadier than wall time on a busy machine). */
+  cpuSeconds: number;
   outputBytes: number;
 }
 
@@ -118,12 +120,15 @@ function measure(name: string, argv: string[], outFile: string): Promise<Measure
           return;
         }
         const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
+        const user = /User time \(seconds\): ([\d.]+)/.exec(stderr);
+        const system = /System time \(seconds\): ([\d.]+)/.exec(stderr);
         const output = await readFile(outFile);
         resolve({
           name,
           seconds,
           filesPerSecond: count / seconds,
           peakRssMiB: rss ? Number(rss[1]) / 1024 : NaN,
+          cpuSeconds: Number(user?.[1] ?? NaN) + Number(system?.[1] ?? NaN),
           outputBytes: output.length,
         });
       },
@@ -181,11 +186,11 @@ async function main(): Promise<void> {
   const [courier, exif, fast2] = runs as [Measure, Measure, Measure];
   console.log('');
   console.log(
-    `${'command'.padEnd(28)} ${'seconds'.padStart(8)} ${'files/s'.padStart(9)} ${'peak RSS'.padStart(10)}`,
+    `${'command'.padEnd(28)} ${'seconds'.padStart(8)} ${'files/s'.padStart(9)} ${'peak RSS'.padStart(10)} ${'CPU s'.padStart(7)}`,
   );
   for (const r of runs) {
     console.log(
-      `${r.name.padEnd(28)} ${r.seconds.toFixed(2).padStart(8)} ${r.filesPerSecond.toFixed(0).padStart(9)} ${`${r.peakRssMiB.toFixed(0)} MiB`.padStart(10)}`,
+      `${r.name.padEnd(28)} ${r.seconds.toFixed(2).padStart(8)} ${r.filesPerSecond.toFixed(0).padStart(9)} ${`${r.peakRssMiB.toFixed(0)} MiB`.padStart(10)} ${r.cpuSeconds.toFixed(1).padStart(7)}`,
     );
   }
   const vsExif = courier.filesPerSecond / exif.filesPerSecond;
