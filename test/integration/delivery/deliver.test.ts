@@ -1,4 +1,6 @@
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
@@ -6,6 +8,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { DeliveryStore } from '../../../src-main/core/delivery/delivery-record.js';
 import { pickupCheck } from '../../../src-main/core/delivery/history.js';
+import { planDelivery } from '../../../src-main/core/delivery/plan.js';
+import { prepareDelivery } from '../../../src-main/core/delivery/prepare.js';
 import { runDelivery } from '../../../src-main/core/delivery/run-delivery.js';
 import { missingFixtureTools } from '../../support/audio-fixtures.js';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
@@ -187,6 +191,57 @@ describe.skipIf(missing.length > 0)('deliveries against the sandbox', () => {
     expect(objects.Contents?.map((o) => o.Key)).toContain(
       `delivery/mapping/${record!.mapping!.name}`,
     );
+  });
+
+  it('media_fetch_type=download: URLs from a CSV, nothing uploaded', async () => {
+    home = await makeHome();
+    const [audio] = await makeTaggedTracks(join(home, 'served'), 1);
+    const body = await readFile(audio!);
+    const server = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': body.length });
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const csv = join(home, 'urls.csv');
+      await writeFile(
+        csv,
+        `outer_id,primary_media,title\nURL1,http://127.0.0.1:${port}/a.mp3,Remote One\nURL2,http://127.0.0.1:${port}/b.mp3,Remote Two\n`,
+      );
+      const prepared = await prepareDelivery({
+        dir: home,
+        mode: 'json',
+        metadataCsv: csv,
+        download: true,
+      });
+      const { api, bucket } = connectionTo(sandbox);
+      const plan = planDelivery({
+        profile: { name: 'Test', environment: 'development' },
+        bucket: bucket.bucket,
+        catalogId: sandbox.info.catalogs[0]!.id,
+        mode: 'json',
+        dir: home,
+        options: { media_fetch_type: 'download' },
+        files: prepared.files,
+        tracks: prepared.tracks,
+      });
+      expect(plan.blocked).toBe(false);
+      expect(plan.record.files).toEqual([]);
+      await sandbox.api('/sandbox/requests', { method: 'DELETE' });
+      const store = new DeliveryStore(home);
+      await store.save(plan.record);
+      const record = await runDelivery({ record: plan.record, store, api, bucket, dataDir: home });
+      expect(record.error).toBeUndefined();
+      expect(record.state).toBe('accepted');
+      const sent = await ingestions();
+      expect(sent).toHaveLength(1);
+      expect(sent[0]!.query.media_fetch_type).toBe('download');
+      const remote = (await entries()).filter((e) => e.outer_id.startsWith('URL'));
+      expect(remote.map((e) => e.metadata.title).sort()).toEqual(['Remote One', 'Remote Two']);
+    } finally {
+      server.close();
+    }
   });
 
   it('blocks a mapping that does not fit some file names, before any network call', async () => {
