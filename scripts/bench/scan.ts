@@ -147,6 +147,10 @@ async function main(): Promise<void> {
   const dir = process.env.BENCH_SCAN_DIR ?? join(tmpdir(), 'courier-bench-scan');
   const generatedAt = Date.now();
   await generate(dir);
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+  console.log(`machine: ${availableParallelism()} cores, load average ${load}`);
   console.log(
     `files: ${count} in ${dir} (ready in ${((Date.now() - generatedAt) / 1000).toFixed(1)} s)`,
   );
