@@ -16,6 +16,17 @@ import { ApiError } from './api/api-error.js';
 import type { Connection } from './connection.js';
 import { createS3Client } from './storage/s3-client.js';
 
+/** Beyond this, S3 starts refusing signatures (its limit is 15 minutes). */
+const CLOCK_SKEW_LIMIT_MS = 5 * 60_000;
+
+class ClockSkewError extends Error {
+  constructor(readonly skewMs: number) {
+    super(
+      `This machine's clock is ${Math.round(Math.abs(skewMs) / 60_000)} minutes ${skewMs > 0 ? 'behind' : 'ahead of'} the service's.`,
+    );
+  }
+}
+
 export type CheckId = 'token' | 'tags' | 'bucket_list' | 'bucket_write';
 
 export interface CheckResult {
@@ -58,8 +69,13 @@ export async function testConnection(connection: Connection): Promise<Connection
   };
   try {
     await run('token', 'Access token', async () => {
-      await connection.api.verifyCredentials();
-      return `Client ${connection.profile.client_id} authenticated.`;
+      const { clockSkewMs } = await connection.api.verifyCredentials();
+      const authenticated = `Client ${connection.profile.client_id} authenticated.`;
+      if (clockSkewMs === undefined || Math.abs(clockSkewMs) < CLOCK_SKEW_LIMIT_MS) {
+        return authenticated;
+      }
+      // S3 refuses requests signed more than 15 minutes off: say so before uploads fail.
+      throw new ClockSkewError(clockSkewMs);
     });
     await run('tags', 'Tag lexicology', async () => {
       const page = await connection.api.listTags({ limit: 1 });
@@ -108,6 +124,12 @@ interface Explanation {
 
 /** Turns an API or S3 failure into its cause and what to do about it. */
 export function explain(error: unknown, connection: Connection): Explanation {
+  if (error instanceof ClockSkewError) {
+    return {
+      detail: error.message,
+      hint: 'Set the system clock (enable automatic time), then retry.',
+    };
+  }
   if (error instanceof ApiError) {
     const hints: Record<string, string> = {
       bad_credentials: 'Check the client_id and the client secret of this profile.',

@@ -90,7 +90,12 @@ interface Answer {
   status: number;
   body: unknown;
   text: string;
+  /** Seconds the service asked us to wait (Retry-After), when it did. */
+  retryAfter?: number;
 }
+
+/** The longest Retry-After honoured; a longer one is treated as this. */
+const MAX_RETRY_AFTER_MS = 30_000;
 
 /** A client of one service environment (one profile). */
 export class ServiceClient {
@@ -114,9 +119,15 @@ export class ServiceClient {
     this.tokens = new TokenCache(() => this.#createToken(), this.#options.now);
   }
 
-  /** Checks the credentials by obtaining a fresh token (§4.1). */
-  async verifyCredentials(): Promise<void> {
-    await this.#createToken();
+  /**
+   * Checks the credentials by obtaining a fresh token (§4.1); resolves to how far the
+   * service's clock (the envelope's `timestamp`) is ahead of ours, in ms, when it says.
+   */
+  async verifyCredentials(): Promise<{ clockSkewMs?: number }> {
+    const sentAt = this.#options.now();
+    const { serverTime } = await this.#createToken();
+    const midpoint = (sentAt + this.#options.now()) / 2;
+    return serverTime === undefined ? {} : { clockSkewMs: serverTime - midpoint };
   }
 
   /** One page of the tag listing with the given filters (§4.2). */
@@ -186,7 +197,7 @@ export class ServiceClient {
     return { status, body: body === undefined ? text : body };
   }
 
-  async #createToken(): Promise<{ token: string; lifetimeMs: number }> {
+  async #createToken(): Promise<{ token: string; lifetimeMs: number; serverTime?: number }> {
     this.tokenRequests++;
     const endpoint = 'POST /oauth/access_tokens/client';
     const answer = await this.#call('POST', '/oauth/access_tokens/client', {
@@ -210,7 +221,12 @@ export class ServiceClient {
         answer.body,
       );
     }
-    return { token, lifetimeMs: Math.max(0, expires - issued) };
+    const timestamp = (answer.body as { timestamp?: unknown }).timestamp;
+    return {
+      token,
+      lifetimeMs: Math.max(0, expires - issued),
+      ...(typeof timestamp === 'number' ? { serverTime: timestamp } : {}),
+    };
   }
 
   async #call(method: string, path: string, options: CallOptions): Promise<Answer> {
@@ -236,7 +252,8 @@ export class ServiceClient {
         continue;
       }
       if ((answer.status === 429 || answer.status >= 500) && attempt < retries) {
-        await sleep(backoffDelay(attempt, backoffBaseMs, 10_000, random));
+        const asked = Math.min(MAX_RETRY_AFTER_MS, (answer.retryAfter ?? 0) * 1000);
+        await sleep(Math.max(asked, backoffDelay(attempt, backoffBaseMs, 10_000, random)));
         continue;
       }
       if (answer.status >= 200 && answer.status < 300) return answer;
@@ -285,7 +302,13 @@ export class ServiceClient {
     } catch {
       body = undefined;
     }
-    return { status: response.status, body, text };
+    const retryAfter = Number(response.headers.get('retry-after'));
+    return {
+      status: response.status,
+      body,
+      text,
+      ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfter } : {}),
+    };
   }
 }
 
