@@ -110,8 +110,8 @@ describe.skipIf(missing.length > 0)('courier deliver, upload and history', () =>
       ['deliver', home, '--profile', 'Prod', '--catalog', catalog, '--mode', 'audio_only'],
       { env: prodEnv },
     );
-    expect(run.code).toBe(2);
     expect(run.stderr).toContain('production profile; add --yes');
+    expect(run.code).toBe(2);
   });
 
   it('courier upload: a second run sends nothing', async () => {
@@ -119,6 +119,7 @@ describe.skipIf(missing.length > 0)('courier deliver, upload and history', () =>
     await makeTaggedTracks(dir, 3);
     const args = ['upload', dir, '--profile', 'Test', '--to', 'upload-test', '--json'];
     const first = await runCli(args, { env });
+    expect(first.stderr).toContain('3 uploaded');
     expect(first.code).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ ok: true, uploaded: 3, skipped: 0 });
     const second = await runCli(args, { env });
@@ -147,6 +148,8 @@ describe.skipIf(missing.length > 0)('courier deliver, upload and history', () =>
     expect(JSON.parse(history.stdout)).toEqual(
       expect.arrayContaining([expect.objectContaining({ id: summary.delivery_id, tracks: 4 })]),
     );
+    const pickup = await runCli(['history', '--pickup', summary.delivery_id, '--json'], { env });
+    expect(JSON.parse(pickup.stdout)).toMatchObject({ pickedUp: true, remaining: [] });
     const csv = await runCli(['history', '--csv'], { env });
     expect(csv.stdout.split('\n')[0]).toContain('id,state,profile');
     await rm(dir, { recursive: true, force: true });
