@@ -65,6 +65,7 @@ export async function withRetries<T>(
   key: string,
   operation: string,
   attempt: (n: number) => Promise<T>,
+  maxAttempts = ctx.maxAttempts,
 ): Promise<T> {
   for (let n = 1; ; n++) {
     try {
@@ -74,7 +75,7 @@ export async function withRetries<T>(
     } catch (error) {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       const kind = classifyFailure(error);
-      if ((kind !== 'retry' && kind !== 'slow-down') || n >= ctx.maxAttempts) throw error;
+      if ((kind !== 'retry' && kind !== 'slow-down') || n >= maxAttempts) throw error;
       if (kind === 'slow-down' && ctx.budget.onThrottle()) {
         ctx.emit({ type: 'concurrency', limit: ctx.budget.limit });
       }
@@ -301,6 +302,7 @@ async function uploadMultipart(
   writerFor: (entry: JournalEntry) => JournalWriter,
 ): Promise<string> {
   let entry = journal?.state === 'uploading' ? journal : undefined;
+  const resumed = entry !== undefined;
   if (entry) entry.parts = await reconcile(ctx, key, entry);
   if (!entry) {
     const created = await withRetries(ctx, key, 'CreateMultipartUpload', () =>
@@ -394,32 +396,59 @@ async function uploadMultipart(
   }
 
   const parts = [...entry.parts].sort((a, b) => a.partNumber - b.partNumber);
+  // A journal trusted without ListParts may describe an upload the server already completed (a
+  // crash between Complete and the journal write); s3rver then fails Complete with a 500, so
+  // don't spend the whole retry budget before checking the bucket.
+  const trusting = resumed && !ctx.capabilities.listParts;
   try {
-    const completed = await withRetries(ctx, key, 'CompleteMultipartUpload', () =>
-      ctx.client.send(
-        new CompleteMultipartUploadCommand({
-          Bucket: ctx.bucket,
-          Key: key,
-          UploadId: uploadId,
-          MultipartUpload: {
-            Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: `"${p.etag}"` })),
-          },
-        }),
-        { abortSignal: ctx.signal },
-      ),
+    const completed = await withRetries(
+      ctx,
+      key,
+      'CompleteMultipartUpload',
+      () =>
+        ctx.client.send(
+          new CompleteMultipartUploadCommand({
+            Bucket: ctx.bucket,
+            Key: key,
+            UploadId: uploadId,
+            MultipartUpload: {
+              Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: `"${p.etag}"` })),
+            },
+          }),
+          { abortSignal: ctx.signal },
+        ),
+      trusting ? 2 : ctx.maxAttempts,
     );
     return etagOf(completed.ETag);
   } catch (error) {
-    if (classifyFailure(error) !== 'no-such-upload') throw error;
-    // A retried Complete whose first answer was lost finds the upload gone: it may have worked.
-    const head = await ctx.client
-      .send(new HeadObjectCommand({ Bucket: ctx.bucket, Key: key }), { abortSignal: ctx.signal })
-      .catch(() => undefined);
-    if (head?.ContentLength === size) return etagOf(head.ETag);
+    const expired = classifyFailure(error) === 'no-such-upload';
+    if (!expired && !trusting) throw error;
+    // A Complete that worked but whose answer was lost (or never journaled) finds the upload
+    // gone: the object is there if its size and checksum (ETag) match the local file.
+    const etag = await matchingObject(ctx, key, localPath, size, partSize);
+    if (etag !== undefined) return etag;
+    if (!expired) throw error;
     ctx.progress.confirm(key, -(confirmedHere + resumedBytes));
     await removeJournal(ctx.dataDir, ctx.bucket, key);
     throw new RestartFile('upload-expired');
   }
+}
+
+/** The object's ETag when the bucket holds exactly this file's bytes, else undefined. */
+async function matchingObject(
+  ctx: UploadContext,
+  key: string,
+  localPath: string,
+  size: number,
+  partSize: number,
+): Promise<string | undefined> {
+  const head = await ctx.client
+    .send(new HeadObjectCommand({ Bucket: ctx.bucket, Key: key }), { abortSignal: ctx.signal })
+    .catch(() => undefined);
+  if (head?.ContentLength !== size) return undefined;
+  const etag = etagOf(head.ETag);
+  const expected = await expectedEtags(localPath, size, partSize, ctx.hashes);
+  return expected.includes(etag) ? etag : undefined;
 }
 
 /** Prefers a real cause over the aborts it triggered in sibling parts. */

@@ -105,7 +105,10 @@ for (const factory of peerFactories()) {
 
       const second = await runChild(peer.target, dataDir, dir);
       const report = second.lines.at(-1)!;
-      expect(second.code).toBe(0);
+      expect(
+        second.code,
+        JSON.stringify(second.lines.filter((l) => l.type === 'file-failed' || l.type === 'report')),
+      ).toBe(0);
       expect(report).toMatchObject({ type: 'report', ok: true });
       for (const rel of Object.keys(sizes)) {
         expect(await sha256Object(peer.target, deliveryKey('Crash Test', rel))).toBe(
