@@ -330,7 +330,11 @@ export const deliverCommand: Command = {
 
 /** Progress on stderr: a redrawn line on a terminal, plain lines otherwise. */
 function progressPrinter(io: CliIO): (event: DeliveryEvent) => void {
+  // io.err ends every line: redraw the bar by moving up one line and clearing it.
+  let drawn = false;
+  const redraw = () => (drawn ? '\x1b[1A\x1b[2K' : ((drawn = true), ''));
   return (event) => {
+    if (event.type !== 'upload' || event.event.type === 'file-failed') drawn = false;
     if (event.type === 'phase') {
       io.err(
         `${event.phase}: ${event.files ?? event.batches ?? 0} ${event.files !== undefined ? 'file(s)' : 'request(s)'}`,
@@ -344,6 +348,11 @@ function progressPrinter(io: CliIO): (event: DeliveryEvent) => void {
     } else if (event.type === 'upload') {
       const u = event.event;
       if (u.type === 'file-failed') io.err(`  upload failed: ${u.localPath}: ${u.message}`);
+      else if (u.type === 'progress' && io.isTTY) {
+        const share = u.totalBytes > 0 ? u.confirmedBytes / u.totalBytes : 0;
+        const bar = '#'.repeat(Math.round(share * 30)).padEnd(30, '.');
+        io.err(`${redraw()}  [${bar}] ${u.filesDone}/${u.filesTotal} file(s)`);
+      }
     }
   };
 }

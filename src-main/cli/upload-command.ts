@@ -45,6 +45,9 @@ export const uploadCommand: Command = {
     return withConnection(services, profileName(values.profile, io.env), async (connection) => {
       const controller = new AbortController();
       void io.stopRequested.then(() => controller.abort());
+      // io.err ends every line: redraw the bar by moving up one line and clearing it.
+      let drawn = false;
+      const redraw = () => (drawn ? '\x1b[1A\x1b[2K' : ((drawn = true), ''));
       const report = await uploadDirectory({
         dir,
         folder,
@@ -56,10 +59,11 @@ export const uploadCommand: Command = {
             const share = event.totalBytes > 0 ? event.confirmedBytes / event.totalBytes : 0;
             const width = 30;
             const bar = '#'.repeat(Math.round(share * width)).padEnd(width, '.');
-            io.err(`\r[${bar}] ${(share * 100).toFixed(0)}% ${mib(event.confirmedBytes)}`);
+            io.err(`${redraw()}[${bar}] ${(share * 100).toFixed(0)}% ${mib(event.confirmedBytes)}`);
           } else if (!io.isTTY && (event.type === 'file-done' || event.type === 'file-skipped')) {
             io.err(`${event.type === 'file-done' ? 'uploaded' : 'already there'}: ${event.key}`);
           } else if (event.type === 'file-failed') {
+            drawn = false;
             io.err(`failed: ${event.localPath}: ${event.message}`);
           }
         },
@@ -85,7 +89,6 @@ export const uploadCommand: Command = {
           ),
         );
       }
-      if (io.isTTY) io.err('\n');
       io.err(
         `${report.files.length} file(s) to ${deliveryPrefix(folder)}: ${uploaded} uploaded, ${skipped} already there, ${failed.length} failed${report.canceled ? ' (canceled; run again to resume)' : ''}`,
       );
