@@ -13,7 +13,17 @@ const common = {
 };
 
 await Promise.all([
-  build({ ...common, entryPoints: ['src-main/electron/main.ts'], outfile: 'dist/main/main.cjs' }),
+  build({
+    ...common,
+    entryPoints: ['src-main/electron/main.ts'],
+    outfile: 'dist/main/main.cjs',
+    // Core is ESM and resolves packages it loads at run time (s3rver for the embedded sandbox)
+    // from `import.meta.url`; in the CommonJS bundle that is the bundle's own file URL.
+    define: { 'import.meta.url': '__courierBundleUrl' },
+    banner: {
+      js: "const __courierBundleUrl = require('node:url').pathToFileURL(__filename).href;",
+    },
+  }),
   build({
     ...common,
     entryPoints: ['src-main/electron/preload.ts'],

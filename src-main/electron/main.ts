@@ -1,63 +1,212 @@
 /**
- * The Electron shell: one window, the security checklist, IPC wired to the shared router.
- * Everything with logic lives in core or in the pure modules beside this file.
+ * The Electron shell: one window, the security checklist, IPC wired to the shared router, the
+ * menu, the OS signals of running transfers and an orderly quit. Everything with logic lives in
+ * core or in the pure modules beside this file; this file only composes them.
  */
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  Notification,
+  powerSaveBlocker,
+  screen,
+  session,
+  shell,
+} from 'electron';
 
 import { createServices } from '../core/services.js';
 import { createRouter } from '../ipc/router.js';
+import { appMenuTemplate } from './app-menu.js';
+import { errorFields, installCrashHandlers } from './crash-log.js';
 import { registerIpcHandlers } from './ipc-handlers.js';
-import { denyPermissions, hardenContents, isTrustedSender } from './security.js';
+import { quitDialogOptions,QuitGuard } from './quit-guard.js';
+import { denyPermissions, droppedFilePath, hardenContents, isTrustedSender } from './security.js';
+import { focusWindow, pathsFromArgv } from './single-instance.js';
+import { createSignalSink, TransferMonitor } from './transfer-signals.js';
 import { mainWindowOptions } from './window-options.js';
+import {
+  loadWindowState,
+  restoreBounds,
+  saveWindowState,
+  trackWindowState,
+} from './window-state.js';
 
 // The bundle lives in dist/main; the renderer build beside it in dist/renderer.
 const RENDERER_INDEX = join(__dirname, '..', 'renderer', 'index.html');
 const APP_URL = pathToFileURL(RENDERER_INDEX).href;
 const trustedContents = new Set<number>();
 
+const services = createServices(process.env, { source: 'app' });
+const { log } = services;
+const logsDir = join(services.dataDir, 'logs');
+
+installCrashHandlers(process, log, (error) => {
+  dialog.showErrorBox(
+    'Catalog Courier stopped unexpectedly',
+    `${error.message}\n\nThe details are in the log: ${logsDir}`,
+  );
+  app.exit(1);
+});
+
+let mainWindow: BrowserWindow | null = null;
+let flushWindowState: () => Promise<void> = async () => undefined;
+
+const transfers = new TransferMonitor(
+  createSignalSink({
+    setProgressBar: (progress, mode) => mainWindow?.setProgressBar(progress, { mode }),
+    startBlocker: () => powerSaveBlocker.start('prevent-app-suspension'),
+    stopBlocker: (id) => powerSaveBlocker.stop(id),
+    notify: ({ title, body }) => {
+      if (Notification.isSupported()) new Notification({ title, body, silent: false }).show();
+    },
+  }),
+);
+
+const quitGuard = new QuitGuard({
+  activeTransfers: () => transfers.active,
+  confirm: async (active) => {
+    const options = quitDialogOptions(active);
+    const answer = mainWindow
+      ? await dialog.showMessageBox(mainWindow, options)
+      : await dialog.showMessageBox(options);
+    return answer.response === 0;
+  },
+  pauseAndFlush: () => transfers.pauseAll(),
+  // Closing the connections stops the embedded sandbox (its API and its S3 server).
+  cleanup: async () => {
+    await Promise.all([flushWindowState(), services.connections.closeAll()]);
+    await log.log('info', 'Quit');
+  },
+  quit: () => app.quit(),
+  onError: (step, error) => void log.log('error', `Quit: ${step} failed`, errorFields(error)),
+});
+
+/** Opens a folder of the data directory in the OS file manager, creating it when missing. */
+async function openFolder(path: string): Promise<void> {
+  await mkdir(path, { recursive: true });
+  const problem = await shell.openPath(path);
+  if (problem) await log.log('warn', 'Could not open a folder', { path, problem });
+}
+
 app.enableSandbox();
-
 app.on('web-contents-created', (_event, contents) => hardenContents(contents, shell.openExternal));
+app.on('render-process-gone', (_event, _contents, details) => {
+  void log.log('error', 'The window’s renderer process ended', { ...details });
+});
+app.on('child-process-gone', (_event, details) => {
+  void log.log('error', 'A helper process ended', { ...details });
+});
 
-function createMainWindow(): BrowserWindow {
+async function createMainWindow(): Promise<BrowserWindow> {
+  const saved = await loadWindowState(services.dataDir);
+  const workAreas = screen.getAllDisplays().map((display) => display.workArea);
+  const primary = screen.getPrimaryDisplay().workArea;
   const window = new BrowserWindow(
-    mainWindowOptions({ preload: join(__dirname, 'preload.cjs'), devTools: !app.isPackaged }),
+    mainWindowOptions({
+      preload: join(__dirname, 'preload.cjs'),
+      devTools: !app.isPackaged,
+      bounds: restoreBounds(saved, [primary, ...workAreas]),
+    }),
   );
   const id = window.webContents.id;
   trustedContents.add(id);
-  window.on('closed', () => trustedContents.delete(id));
-  window.once('ready-to-show', () => window.show());
-  void window.loadFile(RENDERER_INDEX);
+  flushWindowState = trackWindowState(window, (state) => saveWindowState(services.dataDir, state));
+  window.on('close', (event) => {
+    // On Windows and Linux closing the last window quits: the quit guard asks first.
+    if (process.platform !== 'darwin' && transfers.active > 0 && quitGuard.phase !== 'done') {
+      event.preventDefault();
+      app.quit();
+    }
+  });
+  window.on('closed', () => {
+    trustedContents.delete(id);
+    if (mainWindow === window) mainWindow = null;
+  });
+  window.once('ready-to-show', () => {
+    if (saved?.maximized) window.maximize();
+    window.show();
+  });
+  mainWindow = window;
+  await window.loadFile(RENDERER_INDEX);
   return window;
+}
+
+const router = createRouter(
+  {
+    kind: 'electron',
+    // Only a path the preload read from a real dropped or picked File; core then checks the
+    // file on disk against the size and mtime the renderer saw.
+    locate: async (ref) => droppedFilePath(ref),
+  },
+  services,
+);
+
+/** Paths given to a second launch (or dropped on the dock icon) reach the running window. */
+function openPaths(paths: string[]): void {
+  focusWindow(mainWindow ?? undefined);
+  if (paths.length === 0) return;
+  // The renderer has no event for opened paths yet: until it does, they are logged and the
+  // user is told to drop them (see docs/security.md, "Wiring left").
+  void log.log('info', 'Paths handed to the app', { count: paths.length });
+  router.emit('app:notice', {
+    level: 'info',
+    message: `Catalog Courier was asked to open ${paths.length} item(s): drop them into the window to add them.`,
+  });
 }
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => {
-    const [window] = BrowserWindow.getAllWindows();
-    if (window?.isMinimized()) window.restore();
-    window?.focus();
+  app.on('second-instance', (_event, argv, workingDirectory) => {
+    openPaths(pathsFromArgv(argv, workingDirectory, [process.execPath, app.getAppPath()]));
+  });
+  app.on('open-file', (event, path) => {
+    event.preventDefault();
+    openPaths([path]);
   });
 
-  void app.whenReady().then(() => {
+  app.on('before-quit', (event) => {
+    if (!quitGuard.request()) event.preventDefault();
+  });
+
+  void app.whenReady().then(async () => {
+    void log.log('info', 'Started', { version: app.getVersion(), platform: process.platform });
     denyPermissions(session.defaultSession);
-    const router = createRouter(
-      { kind: 'electron', locate: async (ref) => ref.path ?? null },
-      createServices(),
-    );
     registerIpcHandlers(ipcMain, router, (event) =>
       isTrustedSender(event, trustedContents, APP_URL),
     );
     router.subscribe((event, payload) => {
       for (const window of BrowserWindow.getAllWindows()) window.webContents.send(event, payload);
     });
-    createMainWindow();
+    Menu.setApplicationMenu(
+      Menu.buildFromTemplate(
+        appMenuTemplate(
+          process.platform,
+          app.name,
+          {
+            openPreferences: () => {
+              focusWindow(mainWindow ?? undefined);
+              router.emit('app:notice', {
+                level: 'info',
+                message: 'Open Settings in the sidebar.',
+              });
+            },
+            openDataFolder: () => void openFolder(services.dataDir),
+            viewLogs: () => void openFolder(logsDir),
+          },
+          { devTools: !app.isPackaged },
+        ),
+      ),
+    );
+    await createMainWindow();
     app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) createMainWindow();
+      if (BrowserWindow.getAllWindows().length === 0) void createMainWindow();
     });
   });
 

@@ -1,3 +1,5 @@
+import nodePath from 'node:path';
+
 import type { IpcMainInvokeEvent, Session, WebContents } from 'electron';
 
 /** Only https links ever leave the app, and only to the user's browser. */
@@ -55,4 +57,29 @@ export function hardenContents(
 export function denyPermissions(session: Session): void {
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.setPermissionCheckHandler(() => false);
+}
+
+/**
+ * The path of a dropped or picked file as the preload reported it, or null when it can't be
+ * one: relative, not normalised (`..`), or not ending in the name and relative path the
+ * renderer claims. A compromised renderer can still name a path, so core then grants it only
+ * when the file on disk matches the claimed size and modification time to the millisecond.
+ */
+export function droppedFilePath(
+  ref: { name: string; relativePath: string; path?: string },
+  paths: Pick<typeof nodePath, 'isAbsolute' | 'normalize' | 'basename' | 'sep'> = nodePath,
+): string | null {
+  const path = ref.path;
+  if (!path || path.includes('\0') || !paths.isAbsolute(path)) return null;
+  if (paths.normalize(path) !== path || path.split(/[\\/]/).includes('..')) return null;
+  // macOS may hand back decomposed names; compare the way the user sees them.
+  const nfc = (text: string) => text.normalize('NFC');
+  const name = nfc(ref.name);
+  if (nfc(paths.basename(path)) !== name) return null;
+  const segments = nfc(ref.relativePath).split('/');
+  if (segments.some((segment) => segment === '' || segment === '.' || segment === '..')) {
+    return null;
+  }
+  if (segments.at(-1) !== name) return null;
+  return nfc(path).endsWith(paths.sep + segments.join(paths.sep)) ? path : null;
 }

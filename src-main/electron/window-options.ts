@@ -39,6 +39,8 @@ export function mainWindowOptions(input: {
       navigateOnDragDrop: false,
       safeDialogs: true,
       spellcheck: false,
+      // A middle-click would open a link without going through the window-open handler's checks.
+      disableBlinkFeatures: 'Auxclick',
       devTools: input.devTools,
     },
   };

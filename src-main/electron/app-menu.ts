@@ -1,0 +1,95 @@
+import type { MenuItemConstructorOptions } from 'electron';
+
+/** What the app's own menu items do; main supplies them. */
+export interface MenuHandlers {
+  openPreferences(): void;
+  openDataFolder(): void;
+  viewLogs(): void;
+}
+
+/**
+ * The application menu as a template (`Menu.buildFromTemplate`), for one platform: macOS gets the
+ * app menu (About, Preferences… ⌘,, Services, Hide, Quit) and the Window menu; Windows and Linux
+ * get Preferences under Edit (Ctrl+,) and Quit under File. Every edit and view item is a role,
+ * so Electron supplies the platform's standard labels and shortcuts.
+ */
+export function appMenuTemplate(
+  platform: NodeJS.Platform,
+  appName: string,
+  handlers: MenuHandlers,
+  options: { devTools: boolean } = { devTools: false },
+): MenuItemConstructorOptions[] {
+  const mac = platform === 'darwin';
+  const preferences: MenuItemConstructorOptions = {
+    label: mac ? 'Settings…' : 'Preferences…',
+    accelerator: 'CmdOrCtrl+,',
+    click: () => handlers.openPreferences(),
+  };
+  const folders: MenuItemConstructorOptions[] = [
+    { label: 'Open Data Folder', click: () => handlers.openDataFolder() },
+    { label: 'View Logs', click: () => handlers.viewLogs() },
+  ];
+
+  const appMenu: MenuItemConstructorOptions = {
+    label: appName,
+    submenu: [
+      { role: 'about' },
+      { type: 'separator' },
+      preferences,
+      { type: 'separator' },
+      { role: 'services' },
+      { type: 'separator' },
+      { role: 'hide' },
+      { role: 'hideOthers' },
+      { role: 'unhide' },
+      { type: 'separator' },
+      { role: 'quit' },
+    ],
+  };
+  const file: MenuItemConstructorOptions = {
+    label: '&File',
+    submenu: [...folders, { type: 'separator' }, mac ? { role: 'close' } : { role: 'quit' }],
+  };
+  const edit: MenuItemConstructorOptions = {
+    label: '&Edit',
+    submenu: [
+      { role: 'undo' },
+      { role: 'redo' },
+      { type: 'separator' },
+      { role: 'cut' },
+      { role: 'copy' },
+      { role: 'paste' },
+      { role: 'delete' },
+      { role: 'selectAll' },
+      ...(mac ? [] : [{ type: 'separator' } as const, preferences]),
+    ],
+  };
+  const view: MenuItemConstructorOptions = {
+    label: '&View',
+    submenu: [
+      ...(options.devTools
+        ? [
+            { role: 'reload' } as const,
+            { role: 'toggleDevTools' } as const,
+            { type: 'separator' } as const,
+          ]
+        : []),
+      { role: 'resetZoom' },
+      { role: 'zoomIn' },
+      { role: 'zoomOut' },
+      { type: 'separator' },
+      { role: 'togglefullscreen' },
+    ],
+  };
+  const window: MenuItemConstructorOptions = {
+    role: 'windowMenu',
+  };
+  const help: MenuItemConstructorOptions = {
+    role: 'help',
+    submenu: [
+      ...folders,
+      ...(mac ? [] : [{ type: 'separator' } as const, { role: 'about' } as const]),
+    ],
+  };
+  return mac ? [appMenu, file, edit, view, window, help] : [file, edit, view, help];
+}
