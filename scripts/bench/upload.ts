@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
-import { build } from 'esbuild';
 import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { build } from 'esbuild';
 
 import { createS3Client } from '../../src-main/core/storage/s3-client.js';
 import { uploadDirectory } from '../../src-main/core/storage/upload-directory.js';

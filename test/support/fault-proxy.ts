@@ -1,9 +1,9 @@
 import {
+  createServer,
   type IncomingMessage,
+  request,
   type Server,
   type ServerResponse,
-  createServer,
-  request,
 } from 'node:http';
 import type { Socket } from 'node:net';
 

@@ -4,9 +4,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 // @ts-expect-error s3rver ships no types
 import S3rver from '@20minutes/s3rver';
+import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 
 import type { S3Target } from '../../src-main/core/storage/s3-client.js';
 

@@ -12,7 +12,6 @@ import {
 } from '@aws-sdk/client-s3';
 
 import { CourierError } from '../errors.js';
-
 import { expectedEtags, readFully } from './file-checksum.js';
 import { assertDeliveryKey } from './object-key.js';
 import { choosePartSize, partCount, partRange } from './part-size.js';
@@ -21,9 +20,9 @@ import { isUnsupported } from './s3-capabilities.js';
 import type { RestartReason, UploadContext } from './upload-context.js';
 import {
   type JournalEntry,
+  journalFile,
   type JournalPart,
   JournalWriter,
-  journalFile,
   readJournal,
   removeJournal,
 } from './upload-journal.js';

@@ -8,9 +8,9 @@ import { HashPool } from './file-checksum.js';
 import { PART_LIMITS } from './part-size.js';
 import { ProgressTracker } from './progress.js';
 import { RateLimiter } from './rate-limiter.js';
-import { type FileOutcome, type UploadItem, uploadFile } from './resumable-upload.js';
+import { type FileOutcome, uploadFile, type UploadItem } from './resumable-upload.js';
 import { S3Capabilities } from './s3-capabilities.js';
-import { type S3Target, createS3Client } from './s3-client.js';
+import { createS3Client, type S3Target } from './s3-client.js';
 import type { UploadContext, UploadEvent, UploadOptions } from './upload-context.js';
 
 /** The result of a run: one outcome per file; `ok` only when every file is in the bucket. */

@@ -6,9 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { deliveryKey } from '../../../src-main/core/storage/object-key.js';
 import type { S3Target } from '../../../src-main/core/storage/s3-client.js';
-import { type S3Peer, peerFactories } from '../../support/s3-peers.js';
-
-import { TEST_PART, makeDataDir, makeTree, sha256File, sha256Object } from './upload-helpers.js';
+import { peerFactories, type S3Peer } from '../../support/s3-peers.js';
+import { makeDataDir, makeTree, sha256File, sha256Object, TEST_PART } from './upload-helpers.js';
 
 const CHILD = fileURLToPath(new URL('../../support/upload-child.ts', import.meta.url));
 const CONCURRENCY = 3;

@@ -8,15 +8,14 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { deliveryKey } from '../../../src-main/core/storage/object-key.js';
+import type { S3Target } from '../../../src-main/core/storage/s3-client.js';
 import type { UploadEvent, UploadOptions } from '../../../src-main/core/storage/upload-context.js';
 import { readJournal } from '../../../src-main/core/storage/upload-journal.js';
 import { planDirectoryUpload } from '../../../src-main/core/storage/upload-plan.js';
 import { UploadQueue } from '../../../src-main/core/storage/upload-queue.js';
-import type { S3Target } from '../../../src-main/core/storage/s3-client.js';
 import { startFaultProxy } from '../../support/fault-proxy.js';
-import { type S3Peer, adminClient, peerFactories } from '../../support/s3-peers.js';
-
-import { TEST_PART, makeDataDir, makeTree, sha256File, sha256Object } from './upload-helpers.js';
+import { adminClient, peerFactories, type S3Peer } from '../../support/s3-peers.js';
+import { makeDataDir, makeTree, sha256File, sha256Object, TEST_PART } from './upload-helpers.js';
 
 const OPTIONS: UploadOptions = {
   testPartSizeFloor: TEST_PART,

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { deliveryKey } from '../../../src-main/core/storage/object-key.js';
+import type { UploadEvent } from '../../../src-main/core/storage/upload-context.js';
 import { planDirectoryUpload } from '../../../src-main/core/storage/upload-plan.js';
 import { UploadQueue } from '../../../src-main/core/storage/upload-queue.js';
-import type { UploadEvent } from '../../../src-main/core/storage/upload-context.js';
-import { type S3Peer, peerFactories } from '../../support/s3-peers.js';
-
-import { TEST_PART, makeDataDir, makeTree, sha256File, sha256Object } from './upload-helpers.js';
+import { peerFactories, type S3Peer } from '../../support/s3-peers.js';
+import { makeDataDir, makeTree, sha256File, sha256Object, TEST_PART } from './upload-helpers.js';
 
 for (const factory of peerFactories()) {
   describe.skipIf(Boolean(factory.skip))(`uploader against ${factory.name}`, () => {

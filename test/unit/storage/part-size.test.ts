@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import {
-  PART_LIMITS,
   choosePartSize,
+  PART_LIMITS,
   partCount,
   partRange,
 } from '../../../src-main/core/storage/part-size.js';

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import {
-  type JournalEntry,
-  JournalWriter,
   journalDir,
+  type JournalEntry,
   journalFile,
+  JournalWriter,
   readJournal,
   removeJournal,
 } from '../../../src-main/core/storage/upload-journal.js';
