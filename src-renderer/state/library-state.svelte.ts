@@ -184,7 +184,9 @@ export class LibraryState {
     this.#reader ??= this.makeReader();
     await this.#reader.read(files, (key, result) => {
       this.#pendingResults.push([key, result]);
-      this.#flushTimer ??= setTimeout(() => this.#flushResults(), this.options.flushDelayMs ?? 120);
+      // Each flush revalidates the whole library: with a big one, flush less often.
+      const delay = this.options.flushDelayMs ?? Math.max(120, this.rows.length / 20);
+      this.#flushTimer ??= setTimeout(() => this.#flushResults(), delay);
     });
   }
 

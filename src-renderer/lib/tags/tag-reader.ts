@@ -34,7 +34,7 @@ export class WorkerTagReader implements TagReader {
   /** One read at a time: workers answer by message, and two reads would share the listeners. */
   #queue: Promise<void> = Promise.resolve();
 
-  constructor(size = Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1))) {
+  constructor(size = Math.max(2, Math.min(4, navigator.hardwareConcurrency || 2))) {
     for (let i = 0; i < size; i++) {
       this.#workers.push(
         new Worker(new URL('./tag-worker.ts', import.meta.url), {
