@@ -96,8 +96,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
   runCli(process.argv.slice(2), io).then(
     (code) => {
       process.exitCode = code;
-      // Commands that keep servers or sockets open end when they return.
-      setImmediate(() => process.exit(code));
+      // Commands that keep servers or sockets open end when they return — once stdout has
+      // drained, since pipes are asynchronous on some platforms and output must not be cut.
+      process.stdout.write('', () => process.exit(code));
     },
     (error: unknown) => {
       process.stderr.write(`courier: ${String(error)}\n`);

@@ -1,8 +1,9 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { dataDir } from '../core/data-dir.js';
-import { UsageError } from '../core/errors.js';
+import { CourierError, UsageError } from '../core/errors.js';
+import { connectEmbeddedSandbox } from '../core/sandbox/embedded.js';
 import { faultsFromEnv, startSandbox } from '../core/sandbox/index.js';
 import type { Command } from './command.js';
 
@@ -57,8 +58,7 @@ export const sandboxCommand: Command = {
     });
     const envFaults = faultsFromEnv(io.env);
     const envTtl = io.env.COURIER_SANDBOX_TOKEN_TTL_MS;
-    const sandbox = await startSandbox({
-      dataDir: values.data ? resolve(values.data) : join(dataDir(io.env), 'sandbox'),
+    const options = {
       port: port(values.port, '--port') ?? 0,
       s3Port: port(values['s3-port'], '--s3-port') ?? 0,
       tokenLifetimeMs: millis(values['token-ttl-ms'] ?? envTtl, '--token-ttl-ms'),
@@ -72,7 +72,19 @@ export const sandboxCommand: Command = {
         analysisMs: millis(values['analysis-ms'], '--analysis-ms'),
         productIntervalMs: millis(values['product-interval-ms'], '--product-interval-ms'),
       },
-    });
+    };
+    // The default data directory's sandbox is the app's embedded one: share its claim, so the
+    // app and other commands use this server instead of starting a second one on the same data.
+    const sandbox = values.data
+      ? await startSandbox({ ...options, dataDir: resolve(values.data) })
+      : await connectEmbeddedSandbox(dataDir(io.env), options);
+    if ('owned' in sandbox && !sandbox.owned) {
+      throw new CourierError(
+        'already_running',
+        `a sandbox already runs for this data directory at ${sandbox.info.base_url} ` +
+          '(another Courier process); use it, or pass --data DIR for a separate one',
+      );
+    }
     io.out(JSON.stringify(sandbox.info));
     await io.stopRequested;
     io.err('courier sandbox: stopping');

@@ -4,9 +4,10 @@
  * `sandbox/running.json`; the others (the CLI while the app runs, say) use that one, because
  * two servers on one data directory would overwrite each other's entries.
  */
-import { open, readFile, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
+import { writeJsonAtomic } from '../files/atomic-file.js';
 import { type SandboxInfo, type SandboxOptions, startSandbox } from './index.js';
 
 /** A sandbox this process can talk to, started here or by another process. */
@@ -19,8 +20,12 @@ export interface EmbeddedSandbox {
 
 interface RunningFile {
   pid: number;
-  info: SandboxInfo;
+  /** Absent while the owning process is still starting the sandbox. */
+  info?: SandboxInfo;
 }
+
+/** How long to wait for another process that is starting the sandbox. */
+const STARTUP_WAIT_MS = 30_000;
 
 /** The sandbox's data directory inside Courier's data directory. */
 export function sandboxDir(dataDir: string): string {
@@ -33,21 +38,30 @@ export async function connectEmbeddedSandbox(
   options: Omit<SandboxOptions, 'dataDir'> = {},
 ): Promise<EmbeddedSandbox> {
   const dir = sandboxDir(dataDir);
+  await mkdir(dir, { recursive: true });
   const marker = join(dir, 'running.json');
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const running = await readRunning(marker);
-    if (running && (await answers(running))) {
+  const deadline = Date.now() + STARTUP_WAIT_MS;
+  while (Date.now() < deadline) {
+    const found = await readRunning(marker);
+    const running = typeof found === 'object' ? found : null;
+    if (running?.info && (await answers(running))) {
       return { info: running.info, owned: false, close: async () => undefined };
     }
-    if (running) await rm(marker, { force: true }); // left by a process that died
+    if (found === 'partial' || (running && !running.info && isAlive(running.pid))) {
+      // Another process claimed the directory and is starting the sandbox: wait for it.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      continue;
+    }
+    if (found) await rm(marker, { force: true }); // left by a process that died
     // Claim the directory before starting: of two processes racing here, one wins.
     const claim = await open(marker, 'wx').catch(() => null);
     if (!claim) continue;
     try {
-      const sandbox = await startSandbox({ ...options, dataDir: dir });
-      await claim.writeFile(JSON.stringify({ pid: process.pid, info: sandbox.info }));
+      await claim.writeFile(JSON.stringify({ pid: process.pid }));
       await claim.sync();
       await claim.close();
+      const sandbox = await startSandbox({ ...options, dataDir: dir });
+      await writeJsonAtomic(marker, { pid: process.pid, info: sandbox.info });
       return {
         info: sandbox.info,
         owned: true,
@@ -65,21 +79,30 @@ export async function connectEmbeddedSandbox(
   throw new Error(`Could not start or reach the sandbox in ${dir}; remove ${marker} and retry.`);
 }
 
-async function readRunning(path: string): Promise<RunningFile | null> {
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+async function readRunning(path: string): Promise<RunningFile | 'partial' | 'debris' | null> {
   try {
     const parsed = JSON.parse(await readFile(path, 'utf8')) as RunningFile;
-    return parsed?.info?.base_url ? parsed : null;
-  } catch {
-    return null;
+    return typeof parsed?.pid === 'number' ? parsed : null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    // A claim being written this instant reads as empty; one that stays unreadable is debris.
+    const info = await stat(path).catch(() => null);
+    return info && Date.now() - info.mtimeMs < 5000 ? 'partial' : 'debris';
   }
 }
 
 async function answers(running: RunningFile): Promise<boolean> {
-  try {
-    process.kill(running.pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
-  }
+  if (!running.info || !isAlive(running.pid)) return false;
   try {
     await fetch(`${running.info.base_url}/lexicology/tags`, { signal: AbortSignal.timeout(2000) });
     return true;
