@@ -302,7 +302,18 @@ async function uploadMultipart(
 ): Promise<string> {
   let entry = journal?.state === 'uploading' ? journal : undefined;
   const resumed = entry !== undefined;
-  if (entry) entry.parts = await reconcile(ctx, key, entry);
+  if (entry) {
+    try {
+      entry.parts = await reconcile(ctx, key, entry);
+    } catch (error) {
+      // The upload is gone: maybe because it was completed just before a crash.
+      if (error instanceof RestartFile) {
+        const etag = await matchingObject(ctx, key, localPath, size, partSize);
+        if (etag !== undefined) return etag;
+      }
+      throw error;
+    }
+  }
   if (!entry) {
     const created = await withRetries(ctx, key, 'CreateMultipartUpload', () =>
       ctx.client.send(new CreateMultipartUploadCommand({ Bucket: ctx.bucket, Key: key }), {

@@ -1,4 +1,5 @@
-import { utimes, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
 
 import {
   AbortMultipartUploadCommand,
@@ -10,7 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryKey } from '../../../src-main/core/storage/object-key.js';
 import type { S3Target } from '../../../src-main/core/storage/s3-client.js';
 import type { UploadEvent, UploadOptions } from '../../../src-main/core/storage/upload-context.js';
-import { readJournal } from '../../../src-main/core/storage/upload-journal.js';
+import {
+  type JournalEntry,
+  JournalWriter,
+  readJournal,
+} from '../../../src-main/core/storage/upload-journal.js';
 import { planDirectoryUpload } from '../../../src-main/core/storage/upload-plan.js';
 import { UploadQueue } from '../../../src-main/core/storage/upload-queue.js';
 import { startFaultProxy } from '../../support/fault-proxy.js';
@@ -127,8 +132,6 @@ for (const factory of peerFactories()) {
       const created = await adminClient(target).send(
         new CreateMultipartUploadCommand({ Bucket: target.bucket, Key: key }),
       );
-      const { JournalWriter } = await import('../../../src-main/core/storage/upload-journal.js');
-      const { stat } = await import('node:fs/promises');
       const before = await stat(paths['changing.wav']!);
       await new JournalWriter(dataDir, {
         version: 1,
@@ -191,7 +194,6 @@ for (const factory of peerFactories()) {
             }),
           )
           .catch(() => undefined);
-        const { JournalWriter } = await import('../../../src-main/core/storage/upload-journal.js');
         await new JournalWriter(dataDir, journal!).commit();
 
         const second = await run(target, dataDir, dir, 'Expired');
@@ -212,6 +214,41 @@ for (const factory of peerFactories()) {
         expect(open.Uploads ?? []).toEqual([]);
       },
     );
+
+    it('finishes without re-sending when a crash came between Complete and the journal', async () => {
+      const size = 5 * TEST_PART + 9;
+      const { dir, paths } = await makeTree({ 'done.wav': size });
+      const dataDir = await makeDataDir();
+      const key = deliveryKey('Completed', 'done.wav');
+      const { target } = peer;
+      expect((await (await run(target, dataDir, dir, 'Completed')).report).ok).toBe(true);
+      // Put back the journal as it stood just before Complete: every part, state 'uploading'.
+      const bytes = await readFile(paths['done.wav']!);
+      const parts: JournalEntry['parts'] = [];
+      for (let start = 0, n = 1; start < size; start += TEST_PART, n++) {
+        const part = bytes.subarray(start, Math.min(size, start + TEST_PART));
+        const md5 = createHash('md5').update(part).digest();
+        parts.push({
+          partNumber: n,
+          etag: md5.toString('hex'),
+          md5: md5.toString('base64'),
+          size: part.length,
+        });
+      }
+      const journal = await readJournal(dataDir, target.bucket, key);
+      await new JournalWriter(dataDir, {
+        ...journal!,
+        state: 'uploading',
+        uploadId: 'completed-before-the-crash',
+        partSize: TEST_PART,
+        parts,
+        etag: undefined,
+      }).commit();
+      const second = await run(target, dataDir, dir, 'Completed');
+      const result = await second.report;
+      expect(result.files).toMatchObject([{ key, status: 'uploaded' }]);
+      expect(result.bytesSent).toBe(0);
+    });
 
     it('cancel aborts the multipart uploads it started and clears their journals', async () => {
       const { dir } = await makeTree({ 'big.wav': 8 * TEST_PART });
