@@ -1,0 +1,91 @@
+import { readFile, stat } from 'node:fs/promises';
+
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+interface BuilderConfig {
+  appId: string;
+  productName: string;
+  asar: boolean;
+  asarUnpack: string[];
+  files: string[];
+  electronFuses: Record<string, boolean>;
+  mac: Record<string, unknown> & { target: string[] };
+  win: Record<string, unknown> & { target: string[] };
+  linux: Record<string, unknown> & { target: string[] };
+}
+
+const config = parse(await readFile('electron-builder.yml', 'utf8')) as BuilderConfig;
+const packageJson = JSON.parse(await readFile('package.json', 'utf8')) as {
+  productName: string;
+  main: string;
+  scripts: Record<string, string>;
+};
+
+describe('electron-builder.yml', () => {
+  describe('electronFuses', () => {
+    it.each([
+      ['runAsNode', false],
+      ['enableNodeOptionsEnvironmentVariable', false],
+      ['enableNodeCliInspectArguments', false],
+      ['onlyLoadAppFromAsar', true],
+      ['enableEmbeddedAsarIntegrityValidation', true],
+      ['enableCookieEncryption', true],
+    ])('sets %s to %s', (fuse, value) => {
+      expect(config.electronFuses[fuse]).toBe(value);
+    });
+  });
+
+  it('packs the app into an asar, unpacking only the native keychain module', () => {
+    expect(config.asar).toBe(true);
+    expect(config.asarUnpack).toEqual(['**/node_modules/@napi-rs/keyring*/**']);
+  });
+
+  it('ships the built bundles and package.json, without source maps', () => {
+    expect(config.files).toEqual(['dist/**/*', '!dist/**/*.map', 'package.json']);
+    expect(packageJson.main).toBe('dist/main/main.cjs');
+  });
+
+  it('names the app as package.json does', () => {
+    expect(config.appId).toBe('com.catalogcourier.app');
+    expect(config.productName).toBe(packageJson.productName);
+  });
+
+  it('builds a dmg and a zip for macOS, signed with the hardened runtime and notarised', async () => {
+    expect(config.mac.target).toEqual(['dmg', 'zip']);
+    expect(config.mac.hardenedRuntime).toBe(true);
+    expect(config.mac.notarize).toBe(true);
+    expect(config.mac.entitlements).toBe('resources/entitlements.mac.plist');
+    expect(config.mac.entitlementsInherit).toBe('resources/entitlements.mac.plist');
+  });
+
+  it('asks the hardened runtime for JIT only', async () => {
+    const plist = await readFile('resources/entitlements.mac.plist', 'utf8');
+    const keys = [...plist.matchAll(/<key>([^<]+)<\/key>/g)].map((match) => match[1]);
+    expect(keys).toEqual(['com.apple.security.cs.allow-jit']);
+  });
+
+  it('builds an NSIS installer for Windows and an AppImage and a deb for Linux', () => {
+    expect(config.win.target).toEqual(['nsis']);
+    expect(config.linux.target).toEqual(['AppImage', 'deb']);
+  });
+
+  it('has icons made from the one source image, small enough to commit', async () => {
+    for (const path of [
+      'resources/icon.svg',
+      'resources/icon.png',
+      'resources/icons/512x512.png',
+    ]) {
+      expect((await stat(path)).size, path).toBeLessThan(200_000);
+    }
+    const png = await readFile('resources/icon.png');
+    // The PNG header's width and height: electron-builder makes the .icns and .ico from 1024 px.
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1024, 1024]);
+    expect(config.mac.icon).toBe('resources/icon.png');
+    expect(config.linux.icon).toBe('resources/icons');
+  });
+
+  it('is built by `npm run dist` after the renderer and the main bundle', () => {
+    expect(packageJson.scripts.dist).toBe('npm run -s build && electron-builder');
+  });
+});
