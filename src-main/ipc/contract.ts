@@ -242,6 +242,10 @@ export function parseRequest<N extends OperationName>(
   name: N,
   raw: unknown,
 ): { ok: true; request: RequestOf<N> } | { ok: false; message: string } {
+  // Valibot takes an array for an object with no required field; a request is never one.
+  if (Array.isArray(raw)) {
+    return { ok: false, message: `${operations[name].channel}: request: expected an object` };
+  }
   const result = v.safeParse(operations[name].request, raw ?? {});
   if (result.success) return { ok: true, request: result.output as RequestOf<N> };
   const issue = result.issues[0];
