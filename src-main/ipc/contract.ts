@@ -60,10 +60,7 @@ const ProfileInputSchema = v.strictObject({
     endpoint: v.optional(text(2048)),
     access_key_id: text(128),
   }),
-  catalogs: v.pipe(
-    v.array(v.strictObject({ id: text(128), name: text(128) })),
-    v.maxLength(500),
-  ),
+  catalogs: v.pipe(v.array(v.strictObject({ id: text(128), name: text(128) })), v.maxLength(500)),
 });
 
 /** Every operation: its channel and the schema its request must satisfy. */
