@@ -29,7 +29,7 @@ import type { CliIO, Command } from './command.js';
 
 const usage = [
   'courier deliver DIR --profile NAME --catalog ID --mode json|audio_only|audio_mapping',
-  '        [--folder NAME] [--mapping FILE | --separator S --columns FIELD,FIELD,...]',
+  '        [--folder NAME] [--mapping FILE | --separator S --columns FIELD,FIELD,...] [--inline-mapping]',
   '        [--metadata FILE.csv] [--download] [--ingestion-id ID] [--keep-delivered-files]',
   '        [--no-overwrite-audio] [--dry-run] [--yes] [--json]',
 ].join('\n');
@@ -110,6 +110,7 @@ export const deliverCommand: Command = {
         mapping: { type: 'string' },
         separator: { type: 'string' },
         columns: { type: 'string' },
+        'inline-mapping': { type: 'boolean', default: false },
         metadata: { type: 'string' },
         download: { type: 'boolean', default: false },
         'ingestion-id': { type: 'string' },
@@ -129,14 +130,16 @@ export const deliverCommand: Command = {
       throw new UsageError(`'${positionals[0]}' is not a folder`);
     }
     let mapping: (FileNameMapping & { storage: 'file' | 'content' }) | undefined;
+    // The mapping is stored as delivery/mapping/<name>.yaml, or sent as mapping_content.
+    const storage = values['inline-mapping'] ? ('content' as const) : ('file' as const);
     if (mode === 'audio_mapping') {
       if (values.mapping) {
-        mapping = { ...parseMappingYaml(await readFile(values.mapping, 'utf8')), storage: 'file' };
+        mapping = { ...parseMappingYaml(await readFile(values.mapping, 'utf8')), storage };
       } else if (values.separator !== undefined && values.columns) {
         mapping = {
           separator: values.separator,
           columns: values.columns.split(',').map((c) => c.trim()) as MappingField[],
-          storage: 'file',
+          storage,
         };
       } else {
         throw new UsageError('audio_mapping needs --mapping FILE, or --separator S and --columns');

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -10,7 +10,7 @@ import type { DeliveryRecord } from '../../../src-main/core/delivery/delivery-re
 import { missingFixtureTools } from '../../support/audio-fixtures.js';
 import { runCli } from '../../support/run-cli.js';
 import { eventually, startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
-import { addProfile, makeHome, makeTaggedTracks } from './delivery-helpers.js';
+import { addProfile, isrcOf, makeHome, makeTaggedTracks } from './delivery-helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const missing = missingFixtureTools();
@@ -112,6 +112,103 @@ describe.skipIf(missing.length > 0)('courier deliver, upload and history', () =>
     );
     expect(run.stderr).toContain('production profile; add --yes');
     expect(run.code).toBe(2);
+  });
+
+  it('audio_mapping from a mapping file, sent inline', async () => {
+    const dir = join(home, '..', `map-${Date.now()}`);
+    await makeTaggedTracks(dir, 2, (i) => `CLIMAP${i}-Inline ${i}.mp3`);
+    const mappingFile = join(dir, '..', `mapping-${Date.now()}.yaml`);
+    await writeFile(
+      mappingFile,
+      "mapping:\n  - separator: '-'\n  - column_0: outer_id\n  - column_1: title\n",
+    );
+    const run = await runCli(
+      [
+        'deliver',
+        dir,
+        '--profile',
+        'Test',
+        '--catalog',
+        catalog,
+        '--mode',
+        'audio_mapping',
+        '--mapping',
+        mappingFile,
+        '--inline-mapping',
+        '--json',
+      ],
+      { env },
+    );
+    expect(run.stderr).not.toContain('failed');
+    expect(run.code).toBe(0);
+    const requests = (await sandbox.api('/sandbox/requests')).body.data as (Request & {
+      query: Record<string, string>;
+    })[];
+    const call = requests.filter((r) => r.path === '/ingestion/audio_mapping').pop()!;
+    expect(call.query.mapping_content).toContain('column_1: title');
+    expect(call.query.mapping_filename).toBeUndefined();
+    const entries = (await sandbox.api(`/sandbox/catalogs/${catalog}/entries`)).body.data as {
+      outer_id: string;
+      metadata: { title?: string };
+    }[];
+    expect(entries.find((e) => e.outer_id === 'CLIMAP1')?.metadata.title).toBe('Inline 1');
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('exits 1 when the service refuses a batch, with its answer in the record', async () => {
+    const dir = join(home, '..', `refused-${Date.now()}`);
+    await makeTaggedTracks(dir, 2);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const args = ['deliver', dir, '--profile', 'Test', '--catalog', unknown, '--mode', 'json'];
+    const run = await runCli([...args, '--json'], { env });
+    expect(run.stderr).toContain('failed');
+    expect(run.code).toBe(1);
+    const summary = JSON.parse(run.stdout);
+    expect(summary).toMatchObject({ state: 'failed', batches_failed: 1, batches_accepted: 0 });
+    const record = (await records(home)).find((r) => r.id === summary.delivery_id)!;
+    expect(record.batches[0]!.response?.status).toBeGreaterThanOrEqual(400);
+    expect(record.batches[0]!.response?.body).toBeTruthy();
+    // Re-running resumes the same delivery (and fails the same way).
+    const again = await runCli(args, { env });
+    expect(again.stderr).toContain(`Resuming delivery ${summary.delivery_id}`);
+    expect(again.code).toBe(1);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('merges --metadata CSV over the tags (by ISRC; empty cells keep the tag)', async () => {
+    const dir = join(home, '..', `meta-${Date.now()}`);
+    await makeTaggedTracks(dir, 2);
+    const csv = join(dir, '..', `meta-${Date.now()}.csv`);
+    await writeFile(csv, `isrc,title,lyrics\n${isrcOf(1)},CSV Title,\n${isrcOf(2)},,Some words\n`);
+    const run = await runCli(
+      [
+        'deliver',
+        dir,
+        '--profile',
+        'Test',
+        '--catalog',
+        catalog,
+        '--mode',
+        'json',
+        '--metadata',
+        csv,
+        '--ingestion-id',
+        'csv-merge',
+      ],
+      { env },
+    );
+    expect(run.code).toBe(0);
+    const entries = (await sandbox.api(`/sandbox/catalogs/${catalog}/entries`)).body.data as {
+      outer_id: string;
+      ingestion_id: string;
+      metadata: { title?: string; lyrics?: string };
+    }[];
+    const ours = new Map(
+      entries.filter((e) => e.ingestion_id === 'csv-merge').map((e) => [e.outer_id, e]),
+    );
+    expect(ours.get(isrcOf(1))?.metadata.title).toBe('CSV Title');
+    expect(ours.get(isrcOf(2))?.metadata).toMatchObject({ title: 'Track 2', lyrics: 'Some words' });
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('courier upload: a second run sends nothing', async () => {
