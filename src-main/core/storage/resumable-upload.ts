@@ -114,6 +114,10 @@ export async function uploadFile(ctx: UploadContext, item: UploadItem): Promise<
     }
   } catch (error) {
     if (ctx.signal.aborted) {
+      if (ctx.isStopping()) {
+        const message = 'Upload stopped; run it again to resume.';
+        return { key, localPath, status: 'canceled', code: 'stopped', message };
+      }
       await abandon(ctx, key, writer?.entry);
       return { key, localPath, status: 'canceled', code: 'canceled', message: 'Upload canceled.' };
     }

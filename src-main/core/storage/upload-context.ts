@@ -80,6 +80,8 @@ export interface UploadContext {
   /** Resolves when the run is not paused. */
   whenRunning: () => Promise<void>;
   isPaused: () => boolean;
+  /** True when the abort is a stop (keep uploads and journals), not a cancel. */
+  isStopping: () => boolean;
   emit: (event: UploadEvent) => void;
   /** Bytes handed to the network in this run, retries and unfinished attempts included. */
   stats: { bytesSent: number };

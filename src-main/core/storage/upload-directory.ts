@@ -6,7 +6,8 @@ import { UploadQueue, type UploadReport } from './upload-queue.js';
 /**
  * Uploads every audio file under `dir` to `delivery/audio/<folder>/` and reports each file's
  * outcome: the one call behind `courier upload`. Re-running it after an interruption resumes;
- * `signal` cancels (aborting the multipart uploads it holds).
+ * `stopSignal` stops and keeps everything resumable, `signal` cancels (aborting the multipart
+ * uploads it holds and clearing their journals).
  */
 export async function uploadDirectory(args: {
   dir: string;
@@ -15,7 +16,10 @@ export async function uploadDirectory(args: {
   dataDir: string;
   options?: UploadOptions;
   onEvent?: (event: UploadEvent) => void;
+  /** Cancels: aborts the multipart uploads this run holds and clears their journals. */
   signal?: AbortSignal;
+  /** Stops but keeps uploads and journals for the next run to resume (quit, Ctrl-C). */
+  stopSignal?: AbortSignal;
   /** Receives the queue before it starts, for pause / resume (the app's buttons). */
   onQueue?: (queue: UploadQueue) => void;
 }): Promise<UploadReport> {
@@ -29,6 +33,8 @@ export async function uploadDirectory(args: {
   if (args.onEvent) queue.on(args.onEvent);
   args.signal?.addEventListener('abort', () => queue.cancel(), { once: true });
   if (args.signal?.aborted) queue.cancel();
+  args.stopSignal?.addEventListener('abort', () => queue.stop(), { once: true });
+  if (args.stopSignal?.aborted) queue.stop();
   args.onQueue?.(queue);
   return queue.start();
 }

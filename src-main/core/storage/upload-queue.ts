@@ -34,6 +34,7 @@ export class UploadQueue {
   private readonly abort = new AbortController();
   private paused: { promise: Promise<void>; resolve: () => void } | undefined;
   private started = false;
+  private stopping = false;
 
   constructor(
     private readonly init: {
@@ -72,6 +73,15 @@ export class UploadQueue {
     this.emit({ type: 'resumed' });
   }
 
+  /**
+   * Stops everything now but keeps the multipart uploads and their journals, so the next run
+   * resumes where this one stopped (quit, Ctrl-C, sleep): only the parts in flight are lost.
+   */
+  stop(): void {
+    this.stopping = true;
+    this.cancel();
+  }
+
   /** Stops everything now, aborts the multipart uploads this run holds and clears their journals. */
   cancel(): void {
     this.abort.abort(Object.assign(new Error('Upload canceled.'), { name: 'AbortError' }));
@@ -107,6 +117,7 @@ export class UploadQueue {
       signal: this.abort.signal,
       whenRunning: () => this.paused?.promise ?? Promise.resolve(),
       isPaused: () => this.paused !== undefined && !this.abort.signal.aborted,
+      isStopping: () => this.stopping,
       emit: (event) => this.emit(event),
       stats: { bytesSent: 0 },
       partSizeFloor: options.testPartSizeFloor ?? PART_LIMITS.floor,

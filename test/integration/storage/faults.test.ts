@@ -250,6 +250,26 @@ for (const factory of peerFactories()) {
       expect(result.bytesSent).toBe(0);
     });
 
+    it('stop keeps the upload and its journal, and the next run resumes it', async () => {
+      const { dir, paths } = await makeTree({ 'long.wav': 8 * TEST_PART });
+      const dataDir = await makeDataDir();
+      const key = deliveryKey('Stop', 'long.wav');
+      const first = await run(peer.target, dataDir, dir, 'Stop', { ...OPTIONS, concurrency: 1 });
+      first.queue.on((e) => {
+        if (e.type === 'part-done' && e.partNumber === 3) first.queue.stop();
+      });
+      const stopped = await first.report;
+      expect(stopped.files).toMatchObject([{ key, status: 'canceled', code: 'stopped' }]);
+      const journal = await readJournal(dataDir, peer.target.bucket, key);
+      expect(journal?.state).toBe('uploading');
+      const kept = journal!.parts.reduce((sum, p) => sum + p.size, 0);
+      expect(kept).toBeGreaterThanOrEqual(3 * TEST_PART);
+      const second = await (await run(peer.target, dataDir, dir, 'Stop')).report;
+      expect(second.ok).toBe(true);
+      expect(second.bytesSent).toBeLessThanOrEqual(8 * TEST_PART - kept);
+      expect(await sha256Object(peer.target, key)).toBe(await sha256File(paths['long.wav']!));
+    });
+
     it('cancel aborts the multipart uploads it started and clears their journals', async () => {
       const { dir } = await makeTree({ 'big.wav': 8 * TEST_PART });
       const dataDir = await makeDataDir();
