@@ -49,6 +49,8 @@ export default defineConfig({
           name: 'renderer',
           include: ['src-renderer/**/*.test.ts'],
           environment: 'jsdom',
+          // Compiling components on two busy cores can take seconds; no test is timed.
+          testTimeout: 30_000,
         },
       },
     ],

@@ -57,6 +57,13 @@ describe('grid editing rules', () => {
       expect(grid.selectedIds).toHaveLength(3);
     });
 
+    it('lets Tab leave the grid past the last column', async () => {
+      const { grid } = await fourTracks();
+      grid.select({ row: 0, col: grid.visible.length - 1 });
+      expect(grid.key({ key: 'Tab' })).toBe(false);
+      expect(grid.key({ key: 'Tab', shiftKey: true })).toBe(true);
+    });
+
     it('refuses to edit read-only columns', async () => {
       const { grid } = await fourTracks();
       grid.select({ row: 0, col: col(grid, 'file') });

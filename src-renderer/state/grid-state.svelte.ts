@@ -333,8 +333,12 @@ export class GridState {
         return this.#run(() => this.select({ row, col: col - 1 }, extend));
       case 'ArrowRight':
         return this.#run(() => this.select({ row, col: col + 1 }, extend));
-      case 'Tab':
-        return this.#run(() => this.select({ row, col: col + (event.shiftKey ? -1 : 1) }));
+      case 'Tab': {
+        // Past the first or last column Tab leaves the grid: keyboard users are never trapped.
+        const next = col + (event.shiftKey ? -1 : 1);
+        if (next < 0 || next >= this.visible.length) return false;
+        return this.#run(() => this.select({ row, col: next }));
+      }
       case 'PageDown':
         return this.#run(() => this.select({ row: row + pageRows, col }, extend));
       case 'PageUp':

@@ -44,6 +44,9 @@ export interface SkippedFile {
 
 const manual: ValueSource = { kind: 'manual' };
 
+/** Files granted per request: small enough that the first rows show quickly. */
+const grantChunk = 500;
+
 /**
  * The library: every track the user brought in, its draft metadata and findings, edits with undo,
  * and the session saved (debounced) so it survives a restart. `rows` is replaced, never mutated,
@@ -117,67 +120,73 @@ export class LibraryState {
       }
       const known = new Set(this.ignored.map((s) => s.relativePath));
       this.ignored = [...this.ignored, ...skipped.filter((s) => !known.has(s.relativePath))];
-      if (audio.length === 0) return;
-
-      const result = await this.api.grantFiles(audio);
-      if (!result.ok) {
-        this.error = result.error.message;
-        return;
-      }
-      const byPath = new Map(audio.map((item) => [item.relativePath, item.file as File]));
-      const existing = this.indexById;
-      const fresh: LibraryRow[] = [];
-      const toRead: { key: string; file: File; relativePath: string }[] = [];
-      const revived: string[] = [];
-      const seen = new Set<string>();
-      for (const granted of result.value.granted) {
-        const file = byPath.get(granted.relativePath);
-        if (!file || seen.has(granted.id)) continue;
-        seen.add(granted.id);
-        const index = existing.get(granted.id);
-        if (index !== undefined) {
-          // Added again: same row. A file restored as missing is readable again.
-          if (this.rows[index]!.missing) revived.push(granted.id);
-          this.#files.set(granted.id, file);
-          continue;
-        }
-        this.#files.set(granted.id, file);
-        const relativePath = granted.relativePath.normalize('NFC');
-        fresh.push({
-          id: granted.id,
-          size: granted.size,
-          lastModified: Math.trunc(file.lastModified),
-          status: 'reading',
-          draft: {
-            file: relativePath,
-            primaryMedia: { value: relativePath, source: { kind: 'file-name' } },
-          },
-          original: null,
-          readFindings: [],
-        });
-        toRead.push({ key: granted.id, file, relativePath });
-      }
-      this.ignored = [
-        ...this.ignored,
-        ...result.value.refused.map((r) => ({ relativePath: r.relativePath, reason: r.reason })),
-      ];
-      if (revived.length > 0) {
-        const ids = new Set(revived);
-        this.rows = this.rows.map((row) => (ids.has(row.id) ? { ...row, missing: false } : row));
-      }
-      if (fresh.length > 0) {
-        // New files come in path order (folders first as a file manager lists them).
-        const collator = new Intl.Collator(undefined, { numeric: true });
-        fresh.sort((a, b) => collator.compare(a.draft.file, b.draft.file));
-        toRead.sort((a, b) => collator.compare(a.relativePath, b.relativePath));
-        this.rows = [...this.rows, ...fresh];
-        this.readTotal += fresh.length;
-        this.#scheduleSave();
-        void this.#read(toRead);
+      // Path order, and granted in chunks: the first rows show (and their tags are read)
+      // while main is still checking the rest of a big drop.
+      const collator = new Intl.Collator(undefined, { numeric: true });
+      audio.sort((a, b) => collator.compare(a.relativePath, b.relativePath));
+      for (let i = 0; i < audio.length; i += grantChunk) {
+        if (!(await this.#grantAndRead(audio.slice(i, i + grantChunk)))) return;
       }
     } finally {
       this.busy = false;
     }
+  }
+
+  /** Grants one chunk of audio files and starts reading the new ones; false on failure. */
+  async #grantAndRead(audio: PickedFile[]): Promise<boolean> {
+    const result = await this.api.grantFiles(audio);
+    if (!result.ok) {
+      this.error = result.error.message;
+      return false;
+    }
+    const byPath = new Map(audio.map((item) => [item.relativePath, item.file as File]));
+    const existing = this.indexById;
+    const fresh: LibraryRow[] = [];
+    const toRead: { key: string; file: File; relativePath: string }[] = [];
+    const revived: string[] = [];
+    const seen = new Set<string>();
+    for (const granted of result.value.granted) {
+      const file = byPath.get(granted.relativePath);
+      if (!file || seen.has(granted.id)) continue;
+      seen.add(granted.id);
+      const index = existing.get(granted.id);
+      if (index !== undefined) {
+        // Added again: same row. A file restored as missing is readable again.
+        if (this.rows[index]!.missing) revived.push(granted.id);
+        this.#files.set(granted.id, file);
+        continue;
+      }
+      this.#files.set(granted.id, file);
+      const relativePath = granted.relativePath.normalize('NFC');
+      fresh.push({
+        id: granted.id,
+        size: granted.size,
+        lastModified: Math.trunc(file.lastModified),
+        status: 'reading',
+        draft: {
+          file: relativePath,
+          primaryMedia: { value: relativePath, source: { kind: 'file-name' } },
+        },
+        original: null,
+        readFindings: [],
+      });
+      toRead.push({ key: granted.id, file, relativePath });
+    }
+    this.ignored = [
+      ...this.ignored,
+      ...result.value.refused.map((r) => ({ relativePath: r.relativePath, reason: r.reason })),
+    ];
+    if (revived.length > 0) {
+      const ids = new Set(revived);
+      this.rows = this.rows.map((row) => (ids.has(row.id) ? { ...row, missing: false } : row));
+    }
+    if (fresh.length > 0) {
+      this.rows = [...this.rows, ...fresh];
+      this.readTotal += fresh.length;
+      this.#scheduleSave();
+      void this.#read(toRead);
+    }
+    return true;
   }
 
   async #read(files: { key: string; file: File; relativePath: string }[]): Promise<void> {
