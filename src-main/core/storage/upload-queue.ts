@@ -100,7 +100,8 @@ export class UploadQueue {
         maxSockets: concurrency * 2 + 4,
         idleTimeoutMs: options.idleTimeoutMs,
       });
-    const hashes = new HashPool(1);
+    // Two hashing threads: MD5 of a part is on its critical path, and a loaded machine slows it.
+    const hashes = new HashPool(2);
     const progress = new ProgressTracker((snapshot) =>
       this.emit({ type: 'progress', ...snapshot }),
     );
