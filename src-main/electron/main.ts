@@ -25,7 +25,7 @@ import { createRouter } from '../ipc/router.js';
 import { appMenuTemplate } from './app-menu.js';
 import { errorFields, installCrashHandlers } from './crash-log.js';
 import { registerIpcHandlers } from './ipc-handlers.js';
-import { quitDialogOptions,QuitGuard } from './quit-guard.js';
+import { quitDialogOptions, QuitGuard } from './quit-guard.js';
 import { denyPermissions, droppedFilePath, hardenContents, isTrustedSender } from './security.js';
 import { focusWindow, pathsFromArgv } from './single-instance.js';
 import { createSignalSink, TransferMonitor } from './transfer-signals.js';
