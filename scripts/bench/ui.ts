@@ -125,7 +125,7 @@ async function main(): Promise<void> {
       .getByTestId('library-summary')
       .getByText(`${count} tracks`)
       .waitFor({ timeout: 300_000 });
-    await page.getByTestId('read-progress').waitFor({ state: 'detached', timeout: 600_000 });
+    await page.getByTestId('read-progress').waitFor({ state: 'detached', timeout: 3_600_000 });
     const allShown = performance.now() - addStarted;
     log('all rows read');
 

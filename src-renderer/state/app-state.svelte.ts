@@ -27,7 +27,7 @@ export class AppState {
 
   constructor(readonly api: CourierApi) {
     this.library = new LibraryState(api, () => new WorkerTagReader());
-    this.grid = new GridState(this.library);
+    this.grid = new GridState(this.library, globalThis.localStorage ?? null);
   }
 
   /** Asks main who it is; the shell shows the result or why it could not connect. */

@@ -229,6 +229,37 @@ describe('grid editing rules', () => {
     });
   });
 
+  describe('columns', () => {
+    it('keeps order, visibility and widths as a preference', async () => {
+      const { library, grid: first } = await fourTracks();
+      const store = new Map<string, string>();
+      const storage = {
+        getItem: (k: string) => store.get(k) ?? null,
+        setItem: (k: string, v: string) => void store.set(k, v),
+      };
+      const grid = new (first.constructor as typeof import('./grid-state.svelte.js').GridState)(
+        library,
+        storage,
+      );
+      grid.toggleColumn('lyrics');
+      grid.moveColumnBefore('isrc', 'title');
+      grid.resize('title', 321);
+      const again = new (first.constructor as typeof import('./grid-state.svelte.js').GridState)(
+        library,
+        storage,
+      );
+      expect(again.visible.map((c) => c.id).slice(0, 5)).toEqual([
+        'status',
+        'file',
+        'outer_id',
+        'isrc',
+        'title',
+      ]);
+      expect(again.visible.some((c) => c.id === 'lyrics')).toBe(false);
+      expect(again.widthOf(columns.title)).toBe(321);
+    });
+  });
+
   describe('sorting and filtering', () => {
     it('sorts numerically, filters by text, level and album', async () => {
       const { grid } = await libraryWith({

@@ -41,6 +41,7 @@ export interface ReplaceOptions {
   selectionOnly?: boolean;
 }
 
+const layoutKey = 'courier.grid.columns';
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 const levelRank = (findings: Finding[] | undefined) =>
   findings?.some((f) => f.level === 'error') ? 2 : findings && findings.length > 0 ? 1 : 0;
@@ -94,7 +95,47 @@ export class GridState {
   /** Ids of the selected rows. */
   readonly selectedIds = $derived(this.viewIds.slice(this.range.top, this.range.bottom + 1));
 
-  constructor(readonly library: LibraryState) {}
+  constructor(
+    readonly library: LibraryState,
+    private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null = null,
+  ) {
+    this.#restoreLayout();
+  }
+
+  /** Column order, visibility and widths are a preference: kept in local storage. */
+  #restoreLayout(): void {
+    try {
+      const saved = JSON.parse(this.storage?.getItem(layoutKey) ?? 'null') as {
+        order?: ColumnId[];
+        hidden?: ColumnId[];
+        widths?: Partial<Record<ColumnId, number>>;
+      } | null;
+      if (!saved) return;
+      const known = (ids: unknown) =>
+        Array.isArray(ids) ? ids.filter((id): id is ColumnId => columnIds.includes(id)) : [];
+      const order = known(saved.order);
+      this.order = [...order, ...columnIds.filter((id) => !order.includes(id))];
+      this.hidden = known(saved.hidden).filter((id) => id !== 'file');
+      this.widths = typeof saved.widths === 'object' && saved.widths ? saved.widths : {};
+    } catch {
+      // A broken preference is forgotten.
+    }
+  }
+
+  #saveLayout(): void {
+    this.storage?.setItem(
+      layoutKey,
+      JSON.stringify({ order: this.order, hidden: this.hidden, widths: this.widths }),
+    );
+  }
+
+  /** Back to the default columns. */
+  resetColumns(): void {
+    this.order = [...columnIds];
+    this.hidden = [];
+    this.widths = {};
+    this.#saveLayout();
+  }
 
   #computeView(): string[] {
     const { rows, findings } = this.library;
@@ -149,6 +190,7 @@ export class GridState {
   /** Sets a column's width (clamped). */
   resize(id: ColumnId, width: number): void {
     this.widths = { ...this.widths, [id]: Math.max(40, Math.min(800, Math.round(width))) };
+    this.#saveLayout();
   }
 
   /** Moves a column one place left (-1) or right (+1) among all columns. */
@@ -159,6 +201,7 @@ export class GridState {
     if (i < 0 || j < 0 || j >= order.length) return;
     [order[i], order[j]] = [order[j]!, order[i]!];
     this.order = order;
+    this.#saveLayout();
   }
 
   /** Moves a column before another (header drag and drop). */
@@ -167,6 +210,7 @@ export class GridState {
     const order = this.order.filter((c) => c !== id);
     order.splice(order.indexOf(before), 0, id);
     this.order = order;
+    this.#saveLayout();
   }
 
   /** Shows or hides a column (file stays visible). */
@@ -176,6 +220,7 @@ export class GridState {
       ? this.hidden.filter((c) => c !== id)
       : [...this.hidden, id];
     this.#clamp();
+    this.#saveLayout();
   }
 
   /** Sorts by a column: ascending, descending, then unsorted. */

@@ -373,8 +373,9 @@ export class LibraryState {
   }
 }
 
+/** Drafts are never mutated: an edit that changes nothing hands back the same object. */
 function sameDraft(a: DraftTrack, b: DraftTrack): boolean {
-  return a === b || JSON.stringify(a) === JSON.stringify(b);
+  return a === b;
 }
 
 /** Gives derived outer_ids to ready rows; manual and CSV ones are kept. */
