@@ -21,7 +21,7 @@ const noNode = {
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'dist/', 'release/', 'test/artifacts/', 'test/lint/fixtures/'],
+    ignores: ['node_modules/', 'dist/', 'release/', 'test/artifacts/', '.tmp-*/'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
