@@ -7,8 +7,21 @@ import { normalizePosition } from '../../src-main/core/model/ingestion-body.js';
 import { artistRoles } from '../../src-main/core/model/tags-to-track.js';
 import type { DraftTrack, Finding } from '../../src-main/core/model/track.js';
 
+// Drafts are immutable: an album key computed once per draft object stays right, and a bulk
+// edit of 1,000 tracks out of 10,000 recomputes only those.
+const albumCache = new WeakMap<DraftTrack, { key: string; label: string }>();
+
 /** The grouping key of a track's album, with a label to show. */
 export function albumOf(draft: DraftTrack): { key: string; label: string } {
+  let album = albumCache.get(draft);
+  if (!album) {
+    album = computeAlbum(draft);
+    albumCache.set(draft, album);
+  }
+  return album;
+}
+
+function computeAlbum(draft: DraftTrack): { key: string; label: string } {
   const album = draft.album;
   const upc = album?.upc?.value.trim();
   if (upc) {
