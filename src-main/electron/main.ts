@@ -143,6 +143,9 @@ const router = createRouter(
     // Only a path the preload read from a real dropped or picked File; core then checks the
     // file on disk against the size and mtime the renderer saw.
     locate: async (ref) => droppedFilePath(ref),
+    // Each delivery's events drive the dock/taskbar bar, the keep-awake blocker and the end
+    // notification; its stop (uploader `stop()`, then the run awaited) lets a quit pause it.
+    transfers,
   },
   services,
 );

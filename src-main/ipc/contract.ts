@@ -6,7 +6,12 @@
  */
 import * as v from 'valibot';
 
-import { type LibrarySession, LibrarySessionSchema } from '../core/library/session-schema.js';
+import {
+  DraftTrackSchema,
+  type LibrarySession,
+  LibrarySessionSchema,
+} from '../core/library/session-schema.js';
+import { mappingFields } from '../core/model/filename-mapping.js';
 
 /** What a failed operation tells the renderer: a stable code and one human sentence. */
 export interface ErrorInfo {
@@ -63,6 +68,43 @@ const ProfileInputSchema = v.strictObject({
   catalogs: v.pipe(v.array(v.strictObject({ id: text(128), name: text(128) })), v.maxLength(500)),
 });
 
+const deliveryId = v.pipe(text(64), v.regex(/^[\w-]+$/));
+const bucketKey = text(1024);
+
+/** What the Deliver view sends: the reviewed library, by grant id, and the choices made. */
+const DeliveryInputSchema = v.strictObject({
+  profile: profileName,
+  catalogId: v.pipe(text(128), v.minLength(1)),
+  mode: v.picklist(['json', 'audio_only', 'audio_mapping']),
+  folder: v.optional(v.pipe(text(256), v.minLength(1))),
+  options: v.optional(
+    v.strictObject({
+      ingestion_id: v.optional(v.pipe(text(128), v.minLength(1))),
+      overwrite_audio_file: v.optional(v.boolean()),
+      delete_delivered_file: v.optional(v.boolean()),
+    }),
+  ),
+  mapping: v.optional(
+    v.strictObject({
+      separator: v.pipe(text(16), v.minLength(1)),
+      columns: v.pipe(v.array(v.picklist(mappingFields)), v.maxLength(16)),
+      storage: v.optional(v.picklist(['file', 'content'])),
+    }),
+  ),
+  /** Granted files (main resolves the paths); json mode carries each reviewed draft. */
+  files: v.pipe(
+    v.array(
+      v.strictObject({
+        id: v.pipe(text(64), v.minLength(1)),
+        /** As dropped (`Album/01.flac`); names the key, checked by core like any key. */
+        relativePath: v.pipe(text(4096), v.minLength(1)),
+        draft: v.optional(DraftTrackSchema),
+      }),
+    ),
+    v.maxLength(200_000),
+  ),
+});
+
 /** Every operation: its channel and the schema its request must satisfy. */
 export const operations = {
   appInfo: { channel: 'app:info', request: v.strictObject({}) },
@@ -94,6 +136,55 @@ export const operations = {
       category_name: v.optional(text(128)),
       name: v.optional(text(256)),
       limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000))),
+    }),
+  },
+  planDelivery: { channel: 'deliveries:plan', request: DeliveryInputSchema },
+  startDelivery: {
+    channel: 'deliveries:start',
+    request: v.strictObject({
+      ...DeliveryInputSchema.entries,
+      confirmProduction: v.optional(v.boolean()),
+    }),
+  },
+  pauseDelivery: { channel: 'deliveries:pause', request: v.strictObject({ id: deliveryId }) },
+  resumeDelivery: { channel: 'deliveries:resume', request: v.strictObject({ id: deliveryId }) },
+  cancelDelivery: { channel: 'deliveries:cancel', request: v.strictObject({ id: deliveryId }) },
+  listDeliveries: { channel: 'deliveries:list', request: v.strictObject({}) },
+  activeDeliveries: { channel: 'deliveries:active', request: v.strictObject({}) },
+  unfinishedDeliveries: { channel: 'deliveries:unfinished', request: v.strictObject({}) },
+  exportDeliveriesCsv: { channel: 'deliveries:exportCsv', request: v.strictObject({}) },
+  pickupDelivery: { channel: 'deliveries:pickup', request: v.strictObject({ id: deliveryId }) },
+  listBucket: {
+    channel: 'bucket:list',
+    request: v.strictObject({ profile: profileName, prefix: bucketKey }),
+  },
+  readBucketObject: {
+    channel: 'bucket:read',
+    request: v.strictObject({ profile: profileName, key: v.pipe(bucketKey, v.minLength(1)) }),
+  },
+  downloadBucketObject: {
+    channel: 'bucket:download',
+    request: v.strictObject({ profile: profileName, key: v.pipe(bucketKey, v.minLength(1)) }),
+  },
+  deleteBucketObject: {
+    channel: 'bucket:delete',
+    request: v.strictObject({ profile: profileName, key: v.pipe(bucketKey, v.minLength(1)) }),
+  },
+  getSettings: { channel: 'settings:get', request: v.strictObject({}) },
+  setSettings: {
+    channel: 'settings:set',
+    request: v.strictObject({
+      concurrency: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(64))),
+      bandwidthLimitKiB: v.optional(
+        v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000_000)),
+      ),
+      defaults: v.optional(
+        v.strictObject({
+          mode: v.optional(v.picklist(['json', 'audio_only', 'audio_mapping'])),
+          overwrite_audio_file: v.optional(v.boolean()),
+          delete_delivered_file: v.optional(v.boolean()),
+        }),
+      ),
     }),
   },
   loadLibrary: { channel: 'library:load', request: v.strictObject({}) },
@@ -171,6 +262,128 @@ export interface TagList {
   complete: boolean;
 }
 
+/** One finding of a delivery plan; `fileId` points back at the library row. */
+export interface PlanFindingView {
+  level: 'error' | 'warning';
+  message: string;
+  path?: string;
+  field?: string;
+  fileId?: string;
+}
+
+/** The pre-flight summary of a delivery. */
+export interface DeliveryPlanView {
+  folder: string;
+  files: number;
+  tracks: number;
+  bytes: number;
+  requests: number;
+  options: {
+    ingestion_id: string;
+    overwrite_audio_file: boolean;
+    delete_delivered_file: boolean;
+    media_fetch_type: 's3' | 'download';
+  };
+  mappingYaml?: string;
+  findings: PlanFindingView[];
+  blocked: boolean;
+  production: boolean;
+}
+
+/** Where one file of a running delivery stands. */
+export type TransferFileState =
+  'queued' | 'uploading' | 'verifying' | 'ingesting' | 'done' | 'failed';
+
+/** A running (or just ended) delivery as the Transfers view shows it. */
+export interface TransferSnapshot {
+  id: string;
+  label: string;
+  profile: string;
+  catalogId: string;
+  mode: 'json' | 'audio_only' | 'audio_mapping';
+  folder: string;
+  state: 'planned' | 'uploading' | 'ingesting' | 'accepted' | 'failed';
+  phase: 'upload' | 'confirm' | 'ingest' | 'done';
+  paused: boolean;
+  running: boolean;
+  confirmedBytes: number;
+  totalBytes: number;
+  bytesPerSecond: number;
+  etaSeconds: number | null;
+  files: Array<{
+    key: string;
+    path: string;
+    size: number;
+    confirmedBytes: number;
+    state: TransferFileState;
+    error?: string;
+  }>;
+  batches: Array<{
+    index: number;
+    state: 'pending' | 'sent' | 'accepted' | 'failed';
+    tracks: number;
+  }>;
+  error?: string;
+}
+
+/** One delivery in History: the summary, and each request with the service's answer. */
+export interface DeliveryHistoryItem {
+  id: string;
+  state: 'planned' | 'uploading' | 'ingesting' | 'accepted' | 'failed';
+  profile: string;
+  environment: string;
+  catalog_id: string;
+  mode: 'json' | 'audio_only' | 'audio_mapping';
+  folder: string;
+  ingestion_id: string;
+  files: number;
+  tracks: number;
+  bytes: number;
+  bytes_sent: number;
+  batches: number;
+  batches_accepted: number;
+  batches_failed: number;
+  runs: number;
+  upload_ms: number;
+  confirm_ms: number;
+  ingest_ms: number;
+  created_at: string;
+  finished_at: string;
+  error: string;
+  running: boolean;
+  requests: Array<{
+    index: number;
+    state: 'pending' | 'sent' | 'accepted' | 'failed';
+    tracks: number;
+    attempts: number;
+    status?: number;
+    body?: unknown;
+    error?: string;
+  }>;
+}
+
+/** What the §2.6 table says about an area of the bucket. */
+export type BucketAccess = 'read-write' | 'read-only' | 'not stated';
+
+export interface BucketListingView {
+  prefix: string;
+  access: BucketAccess;
+  folders: Array<{ prefix: string; access: BucketAccess }>;
+  objects: Array<{ key: string; size: number; lastModified: string; access: BucketAccess }>;
+  truncated: boolean;
+}
+
+/** The app's settings (`<dataDir>/settings.json`). */
+export interface SettingsView {
+  concurrency: number;
+  bandwidthLimitKiB: number;
+  defaults: {
+    mode: 'json' | 'audio_only' | 'audio_mapping';
+    overwrite_audio_file: boolean;
+    delete_delivered_file: boolean;
+  };
+}
+
 interface Results {
   appInfo: AppInfo;
   grantFiles: GrantResult;
@@ -182,6 +395,22 @@ interface Results {
   listTags: TagList;
   loadLibrary: LoadedLibrary;
   saveLibrary: { saved: true };
+  planDelivery: DeliveryPlanView;
+  startDelivery: { id: string };
+  pauseDelivery: { id: string; paused: boolean };
+  resumeDelivery: { id: string; paused: boolean };
+  cancelDelivery: { id: string; canceled: boolean };
+  listDeliveries: { deliveries: DeliveryHistoryItem[] };
+  activeDeliveries: { transfers: TransferSnapshot[] };
+  unfinishedDeliveries: { deliveries: DeliveryHistoryItem[] };
+  exportDeliveriesCsv: { fileName: string; csv: string };
+  pickupDelivery: { id: string; pickedUp: boolean; remaining: string[] };
+  listBucket: BucketListingView;
+  readBucketObject: { key: string; size: number; text: string; truncated: boolean };
+  downloadBucketObject: { key: string; fileName: string; size: number; base64: string };
+  deleteBucketObject: { deleted: true };
+  getSettings: SettingsView;
+  setSettings: SettingsView;
 }
 
 export type ResultOf<N extends OperationName> = Results[N];
@@ -189,12 +418,26 @@ export type ResultOf<N extends OperationName> = Results[N];
 /** Events main pushes to the renderer, by name, with their payloads. */
 export interface EventPayloads {
   'app:notice': { level: 'info' | 'warning' | 'error'; message: string };
+  /** A running delivery's figures, at most a few times a second. */
+  'delivery:progress': TransferSnapshot;
+  /** A delivery started, paused, resumed or ended. */
+  'delivery:state': {
+    id: string;
+    state: TransferSnapshot['state'];
+    paused: boolean;
+    running: boolean;
+    error?: string;
+  };
 }
 
 export type EventName = keyof EventPayloads;
 
 /** Every event name, for the doors that must refuse any other. */
-export const eventNames: readonly EventName[] = ['app:notice'];
+export const eventNames: readonly EventName[] = [
+  'app:notice',
+  'delivery:progress',
+  'delivery:state',
+];
 
 /** Operations whose renderer-side signature differs from their wire request. */
 type SpecialOperations = 'grantFiles';

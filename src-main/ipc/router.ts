@@ -6,6 +6,7 @@ import { app } from '../core/app-info.js';
 import { CourierError } from '../core/errors.js';
 import { loadLibrarySession, saveLibrarySession } from '../core/library/library-session.js';
 import type { CoreServices } from '../core/services.js';
+import { bucketHandlers } from './bucket-handlers.js';
 import {
   type Envelope,
   type EventName,
@@ -19,6 +20,7 @@ import {
   type RequestOf,
   type ResultOf,
 } from './contract.js';
+import { deliveryHandlers, type TransferHooks } from './delivery-handlers.js';
 import { profileHandlers } from './profile-handlers.js';
 
 /** What differs between the doors: who they are and how they find a dropped file on disk. */
@@ -26,6 +28,8 @@ export interface HostAdapter {
   kind: 'electron' | 'web';
   /** The absolute path of a file the user dropped or picked, or null when it can't be found. */
   locate(ref: FileRef): Promise<string | null>;
+  /** Electron: the OS signals of running deliveries (progress bar, keep-awake, quit pause). */
+  transfers?: TransferHooks;
 }
 
 type Handlers = { [N in OperationName]: (request: RequestOf<N>) => Promise<ResultOf<N>> };
@@ -71,6 +75,8 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
       return result;
     },
     ...profileHandlers(services),
+    ...deliveryHandlers(services, emitToAll, host.transfers),
+    ...bucketHandlers(services),
     async loadLibrary() {
       return loadLibrarySession(services.dataDir, services.grants);
     },
@@ -79,6 +85,10 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
       return { saved: true as const };
     },
   };
+
+  function emitToAll<E extends EventName>(event: E, payload: EventPayloads[E]): void {
+    for (const listener of listeners) listener(event, payload);
+  }
 
   return {
     async dispatch(channel, raw) {
@@ -98,9 +108,7 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    emit(event, payload) {
-      for (const listener of listeners) listener(event, payload);
-    },
+    emit: emitToAll,
   };
 }
 

@@ -45,6 +45,8 @@ export interface RunDeliveryArgs {
   onEvent?: (event: DeliveryEvent) => void;
   signal?: AbortSignal;
   uploadOptions?: UploadOptions;
+  /** Called with the upload step's queue, so a door can pause, resume or `stop()` it. */
+  onUploadQueue?: (queue: UploadQueue) => void;
   /** An existing S3 client (tests); otherwise one is made for the bucket. */
   s3?: S3Client;
 }
@@ -99,6 +101,7 @@ export async function runDelivery(args: RunDeliveryArgs): Promise<DeliveryRecord
         options: args.uploadOptions,
       });
       queue.on((event) => emit({ type: 'upload', event }));
+      args.onUploadQueue?.(queue);
       const onAbort = () => queue.cancel();
       signal?.addEventListener('abort', onAbort, { once: true });
       if (signal?.aborted) queue.cancel();

@@ -1,0 +1,70 @@
+/**
+ * The app's half of planning: the files the user granted and the tracks they reviewed in the
+ * library, turned into what `planDelivery` takes. The CLI reads the tags itself (`prepare.ts`);
+ * the app sends exactly what the user saw, validated again here with the same core rules.
+ */
+import { dirname, join } from 'node:path';
+
+import { draftToTrack } from '../model/ingestion-body.js';
+import type { DraftTrack } from '../model/track.js';
+import { validateDelivery } from '../model/validate.js';
+import type { LocalFile, PlannedTrack } from './plan.js';
+
+/** One granted file of the library, with its reviewed draft (json mode). */
+export interface LibraryFile {
+  /** The grant id (kept so findings can point back at the row). */
+  id: string;
+  /** Where the file is on disk (from the grant, never from the renderer). */
+  localPath: string;
+  /** As the user dropped it: `Album/CD1/01.flac`. */
+  relativePath: string;
+  size: number;
+  draft?: DraftTrack;
+}
+
+/** What a plan needs, and how to find a file's grant id from a plan path. */
+export interface LibraryInput {
+  /** The folder the delivery is named after (the dropped folder when there is one). */
+  dir: string;
+  files: LocalFile[];
+  tracks: PlannedTrack[];
+  idOfPath: Map<string, string>;
+}
+
+/**
+ * Files and tracks relative to one root: when every file sits under the same dropped folder,
+ * that folder is the root (as `courier deliver DIR` would see it), else the folder holding them.
+ */
+export function libraryInput(files: LibraryFile[], withTracks: boolean): LibraryInput {
+  const first = files[0];
+  const heads = new Set(
+    files.map((f) => (f.relativePath.includes('/') ? f.relativePath.split('/')[0] : '')),
+  );
+  const common = heads.size === 1 && !heads.has('') ? [...heads][0]! : '';
+  const strip = (path: string) => (common ? path.slice(common.length + 1) : path);
+  // The folder the user dropped from: the file's path minus its relative path.
+  const base = !first
+    ? ''
+    : first.localPath.replaceAll('\\', '/').endsWith(`/${first.relativePath}`)
+      ? dirname(`${first.localPath.slice(0, first.localPath.length - first.relativePath.length)}x`)
+      : dirname(first.localPath);
+  const dir = first ? (common ? join(base, common) : base) : 'library';
+  const idOfPath = new Map<string, string>();
+  const local: LocalFile[] = files.map((f) => {
+    const path = strip(f.relativePath.normalize('NFC'));
+    idOfPath.set(path, f.id);
+    return { path, localPath: f.localPath, size: f.size };
+  });
+  if (!withTracks) return { dir, files: local, tracks: [], idOfPath };
+  const drafts: DraftTrack[] = files.map((f, i) => ({
+    ...(f.draft ?? { file: local[i]!.path }),
+    file: local[i]!.path,
+  }));
+  const findings = validateDelivery(drafts);
+  const tracks: PlannedTrack[] = drafts.map((draft, i) => ({
+    path: local[i]!.path,
+    track: draftToTrack(draft),
+    findings: findings[i] ?? [],
+  }));
+  return { dir, files: local, tracks, idOfPath };
+}

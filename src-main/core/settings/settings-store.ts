@@ -1,0 +1,98 @@
+/**
+ * The app's settings: upload concurrency, bandwidth limit and the default delivery options,
+ * kept in `<dataDir>/settings.json` (atomic writes). Missing or out-of-range values fall back to
+ * the defaults, so a hand-edited file never stops the app.
+ */
+import { join } from 'node:path';
+
+import { readJsonIfExists, writeJsonAtomic } from '../files/atomic-file.js';
+import { DEFAULT_CONCURRENCY } from '../storage/upload-queue.js';
+
+/** What the user can set in Settings. */
+export interface Settings {
+  /** Transfers in flight at once (files and parts together). */
+  concurrency: number;
+  /** Upload bandwidth limit in KiB/s; 0 means no limit. */
+  bandwidthLimitKiB: number;
+  /** Defaults of the Deliver view's options (the interface's defaults unless changed). */
+  defaults: {
+    mode: 'json' | 'audio_only' | 'audio_mapping';
+    overwrite_audio_file: boolean;
+    delete_delivered_file: boolean;
+  };
+}
+
+export const defaultSettings: Settings = {
+  concurrency: DEFAULT_CONCURRENCY,
+  bandwidthLimitKiB: 0,
+  defaults: { mode: 'json', overwrite_audio_file: true, delete_delivered_file: true },
+};
+
+const MODES = ['json', 'audio_only', 'audio_mapping'] as const;
+
+const inRange = (value: unknown, min: number, max: number, fallback: number) =>
+  typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max
+    ? value
+    : fallback;
+
+const bool = (value: unknown, fallback: boolean) => (typeof value === 'boolean' ? value : fallback);
+
+/** Settings with every field present and in range. */
+export function normalizeSettings(raw: unknown): Settings {
+  const given = (raw ?? {}) as Partial<Settings> & { defaults?: Partial<Settings['defaults']> };
+  const d: Partial<Settings['defaults']> = given.defaults ?? {};
+  return {
+    concurrency: inRange(given.concurrency, 1, 64, defaultSettings.concurrency),
+    bandwidthLimitKiB: inRange(given.bandwidthLimitKiB, 0, 10_000_000, 0),
+    defaults: {
+      mode: MODES.includes(d.mode as Settings['defaults']['mode'])
+        ? (d.mode as Settings['defaults']['mode'])
+        : defaultSettings.defaults.mode,
+      overwrite_audio_file: bool(d.overwrite_audio_file, true),
+      delete_delivered_file: bool(d.delete_delivered_file, true),
+    },
+  };
+}
+
+/** Reads and writes `settings.json` under the data directory. */
+export class SettingsStore {
+  readonly file: string;
+
+  constructor(dataDir: string) {
+    this.file = join(dataDir, 'settings.json');
+  }
+
+  /** The current settings (defaults when the file is missing). */
+  async get(): Promise<Settings> {
+    return normalizeSettings(await readJsonIfExists<unknown>(this.file));
+  }
+
+  /** Merges a change into the settings, writes them atomically and returns the result. */
+  async set(
+    change: Partial<Omit<Settings, 'defaults'>> & {
+      defaults?: Partial<Settings['defaults']>;
+    },
+  ): Promise<Settings> {
+    const current = await this.get();
+    const next = normalizeSettings({
+      ...current,
+      ...change,
+      defaults: { ...current.defaults, ...change.defaults },
+    });
+    await writeJsonAtomic(this.file, next);
+    return next;
+  }
+}
+
+/** The uploader options the settings stand for. */
+export function uploadOptionsOf(settings: Settings): {
+  concurrency: number;
+  bytesPerSecond?: number;
+} {
+  return {
+    concurrency: settings.concurrency,
+    ...(settings.bandwidthLimitKiB > 0
+      ? { bytesPerSecond: settings.bandwidthLimitKiB * 1024 }
+      : {}),
+  };
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+
+import { libraryInput } from '../../../src-main/core/delivery/library-input.js';
+
+const manual = { kind: 'manual' as const };
+
+describe('libraryInput()', () => {
+  it('roots the delivery at the one folder every file was dropped from', () => {
+    const input = libraryInput(
+      [
+        { id: '1', localPath: '/m/Album/CD1/a.flac', relativePath: 'Album/CD1/a.flac', size: 3 },
+        { id: '2', localPath: '/m/Album/b.flac', relativePath: 'Album/b.flac', size: 4 },
+      ],
+      false,
+    );
+    expect(input.dir).toBe('/m/Album');
+    expect(input.files.map((f) => f.path)).toEqual(['CD1/a.flac', 'b.flac']);
+    expect(input.idOfPath.get('b.flac')).toBe('2');
+  });
+
+  it('keeps the dropped folders when files come from several', () => {
+    const input = libraryInput(
+      [
+        { id: '1', localPath: '/m/A/a.flac', relativePath: 'A/a.flac', size: 3 },
+        { id: '2', localPath: '/m/B/b.flac', relativePath: 'B/b.flac', size: 4 },
+      ],
+      false,
+    );
+    expect(input.dir).toBe('/m');
+    expect(input.files.map((f) => f.path)).toEqual(['A/a.flac', 'B/b.flac']);
+  });
+
+  it('validates the reviewed drafts again across the whole delivery', () => {
+    const draft = (file: string) => ({
+      file,
+      outerId: { value: 'same', source: manual },
+      primaryMedia: { value: file, source: manual },
+      title: { value: 'T', source: manual },
+    });
+    const input = libraryInput(
+      [
+        {
+          id: '1',
+          localPath: '/m/a.flac',
+          relativePath: 'a.flac',
+          size: 3,
+          draft: draft('a.flac'),
+        },
+        {
+          id: '2',
+          localPath: '/m/b.flac',
+          relativePath: 'b.flac',
+          size: 4,
+          draft: draft('b.flac'),
+        },
+      ],
+      true,
+    );
+    expect(input.tracks[0]!.track).toMatchObject({ outer_id: 'same', title: 'T' });
+    expect(input.tracks[1]!.findings).toContainEqual(
+      expect.objectContaining({ level: 'error', field: 'outer_id' }),
+    );
+  });
+});
