@@ -2,6 +2,9 @@ import type { AppInfo, CourierApi } from '../../src-main/ipc/contract.js';
 import { WorkerTagReader } from '../lib/tags/tag-reader.js';
 import { GridState } from './grid-state.svelte.js';
 import { LibraryState } from './library-state.svelte.js';
+import { ProfilesState } from './profiles-state.svelte.js';
+import { SettingsState } from './settings-state.svelte.js';
+import { TagsState } from './tags-state.svelte.js';
 
 /** The views of the app shell, in navigation order. */
 export const views = [
@@ -11,6 +14,7 @@ export const views = [
   { id: 'history', label: 'History', hint: 'Every delivery and its responses' },
   { id: 'tags', label: 'Tags', hint: 'The service’s tag lexicology' },
   { id: 'bucket', label: 'Bucket', hint: 'Delivery area and exports' },
+  { id: 'connect', label: 'Connect', hint: 'Profiles, secrets, catalogs and connection tests' },
   { id: 'settings', label: 'Settings', hint: 'Transfers, defaults, data folder' },
 ] as const;
 
@@ -24,10 +28,16 @@ export class AppState {
   connectionError = $state('');
   readonly library: LibraryState;
   readonly grid: GridState;
+  readonly profiles: ProfilesState;
+  readonly settings: SettingsState;
+  readonly tags: TagsState;
 
   constructor(readonly api: CourierApi) {
     this.library = new LibraryState(api, () => new WorkerTagReader());
     this.grid = new GridState(this.library, globalThis.localStorage ?? null);
+    this.profiles = new ProfilesState(api, globalThis.localStorage ?? null);
+    this.settings = new SettingsState(api);
+    this.tags = new TagsState(api);
   }
 
   /** Asks main who it is; the shell shows the result or why it could not connect. */
@@ -36,7 +46,7 @@ export class AppState {
     if (result.ok) {
       this.info = result.value;
       this.connection = 'ready';
-      await this.library.load();
+      await Promise.all([this.library.load(), this.profiles.load()]);
     } else {
       this.connection = 'failed';
       this.connectionError = result.error.message;

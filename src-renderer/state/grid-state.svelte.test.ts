@@ -89,10 +89,12 @@ describe('grid editing rules', () => {
       grid.select({ row: 1, col: col(grid, 'isrc') });
       grid.startEdit('GB-AYE-21');
       grid.commitEdit();
+      grid.library.validateNow();
       expect(grid.cellFindings(grid.rowAt(1)!, isrc)).toMatchObject([{ level: 'error' }]);
       expect(grid.library.counts.errors).toBe(1);
       grid.startEdit('GB-AYE-21-00002');
       grid.commitEdit();
+      await grid.library.validated();
       expect(grid.cellFindings(grid.rowAt(1)!, isrc)).toEqual([]);
     });
 
@@ -273,6 +275,7 @@ describe('grid editing rules', () => {
         'b.mp3',
         'a.mp3',
       ]);
+      grid.library.validateNow();
       grid.filterLevel = 'errors';
       expect(grid.viewIds).toEqual(['id:a.mp3']);
       grid.filterLevel = 'all';

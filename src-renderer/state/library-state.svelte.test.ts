@@ -47,6 +47,7 @@ describe('library', () => {
       throw new Error('no reading after a restart');
     });
     await again.load();
+    await again.validated();
     expect(again.rows[0]!.draft.title?.value).toBe('Uno');
     expect(again.rows[0]!.original?.title?.value).toBe('One');
     expect(again.rows[0]!.missing).toBe(true);

@@ -53,7 +53,25 @@ const grantChunk = 500;
  * so 10,000 tracks cost one signal.
  */
 export class LibraryState {
-  rows = $state.raw<LibraryRow[]>([]);
+  #rows = $state.raw<LibraryRow[]>([]);
+
+  /** Every track, in the order they were added; replaced on each change, never mutated. */
+  get rows(): LibraryRow[] {
+    return this.#rows;
+  }
+
+  set rows(rows: LibraryRow[]) {
+    this.#rows = rows;
+    this.#scheduleValidation();
+  }
+
+  /**
+   * Every row's findings (read problems, validation across the library, position gaps). Worked
+   * out just after a change is painted: an edit shows at once, its findings a moment later, so
+   * a bulk edit never waits for the whole library to be validated.
+   */
+  findings = $state.raw<Map<string, Finding[]>>(new Map());
+  #validationPending = false;
   ignored = $state.raw<SkippedFile[]>([]);
   busy = $state(false);
   error = $state('');
@@ -70,9 +88,6 @@ export class LibraryState {
     this.rows.forEach((row, i) => map.set(row.id, i));
     return map;
   });
-
-  /** Every row's findings (read problems, validation across the library, position gaps). */
-  readonly findings = $derived.by(() => computeFindings(this.rows));
 
   /** Counts for the summary and filters. */
   readonly counts = $derived.by(() => {
@@ -229,11 +244,36 @@ export class LibraryState {
     this.#scheduleSave();
   }
 
-  /** Resolves once every file added so far has been read and shown (tests, benchmark). */
+  /** Resolves once every file added so far has been read, shown and validated. */
   async settled(): Promise<void> {
     while (this.readTotal > 0 || this.#flushTimer) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+    await this.validated();
+  }
+
+  #scheduleValidation(): void {
+    if (this.#validationPending) return;
+    this.#validationPending = true;
+    const run = () => {
+      if (this.#validationPending) this.validateNow();
+    };
+    // After the next paint: the frame that shows the edit is not held up by validation.
+    if (typeof requestAnimationFrame === 'function') {
+      requestAnimationFrame(() => setTimeout(run, 0));
+    } else setTimeout(run, 0);
+  }
+
+  /** Validates the library now (the findings otherwise follow a change by one frame). */
+  validateNow(): Map<string, Finding[]> {
+    this.#validationPending = false;
+    this.findings = computeFindings(this.#rows);
+    return this.findings;
+  }
+
+  /** Resolves once the findings match the rows. */
+  async validated(): Promise<void> {
+    while (this.#validationPending) await new Promise((resolve) => setTimeout(resolve, 5));
   }
 
   /** Applies edits as one undoable command; edits that change nothing are dropped. */

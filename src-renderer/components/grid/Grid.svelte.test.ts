@@ -1,4 +1,5 @@
 import { fireEvent, render, screen } from '@testing-library/svelte';
+import { tick } from 'svelte';
 import { describe, expect, it } from 'vitest';
 
 import { libraryWith } from '../../state/fake-library.js';
@@ -36,6 +37,8 @@ describe('Grid', () => {
     const editor = screen.getByRole('textbox', { name: 'ISRC of A/02.flac' });
     await fireEvent.input(editor, { target: { value: 'GBAYE2100002' } });
     await fireEvent.keyDown(editor, { key: 'Enter' });
+    await grid.library.validated();
+    await tick();
     expect(document.getElementById(`cell-1-${isrc}`)!.textContent?.trim()).toBe('GBAYE2100002');
     expect(document.getElementById(`cell-1-${isrc}`)!.getAttribute('aria-invalid')).toBeNull();
   });

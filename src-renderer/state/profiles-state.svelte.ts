@@ -1,0 +1,112 @@
+import type {
+  ConnectionCheck,
+  CourierApi,
+  ProfileSummary,
+  RequestOf,
+} from '../../src-main/ipc/contract.js';
+
+const ACTIVE_KEY = 'courier.activeProfile';
+
+/** A profile being edited: the saved fields plus secrets typed in (write-only). */
+export type ProfileDraft = RequestOf<'saveProfile'>['profile'];
+
+/** An empty profile for "Connect your account". */
+export function emptyProfile(): ProfileDraft {
+  return {
+    name: '',
+    environment: 'staging',
+    base_url: 'https://',
+    client_id: '',
+    bucket: { bucket_name: '', bucket_region: '', access_key_id: '' },
+    catalogs: [],
+  };
+}
+
+/** Profiles, the active one (kept across restarts) and the last connection test. */
+export class ProfilesState {
+  profiles = $state.raw<ProfileSummary[]>([]);
+  secretStorage = $state<'keychain' | 'memory'>('keychain');
+  activeName = $state<string | null>(null);
+  loaded = $state(false);
+  busy = $state(false);
+  error = $state('');
+  testing = $state(false);
+  test = $state.raw<{ profile: string; ok: boolean; checks: ConnectionCheck[] } | null>(null);
+
+  readonly active = $derived(this.profiles.find((p) => p.name === this.activeName) ?? null);
+
+  constructor(
+    private readonly api: CourierApi,
+    private readonly storage: Storage | null,
+  ) {
+    this.activeName = storage?.getItem(ACTIVE_KEY) ?? null;
+  }
+
+  /** Reads the profiles (main creates the Sandbox profile on first run). */
+  async load(): Promise<void> {
+    const result = await this.api.listProfiles({});
+    this.loaded = true;
+    if (!result.ok) {
+      this.error = result.error.message;
+      return;
+    }
+    this.error = '';
+    this.profiles = result.value.profiles;
+    this.secretStorage = result.value.secretStorage;
+    if (this.activeName && !this.profiles.some((p) => p.name === this.activeName)) {
+      this.use(null);
+    }
+  }
+
+  /** Makes a profile the one every screen works with. */
+  use(name: string | null): void {
+    this.activeName = name;
+    if (name) this.storage?.setItem(ACTIVE_KEY, name);
+    else this.storage?.removeItem(ACTIVE_KEY);
+  }
+
+  /** Saves a profile; secrets left empty keep what the keychain has. */
+  async save(
+    profile: ProfileDraft,
+    secrets: { client_secret?: string; secret_access_key?: string },
+  ): Promise<boolean> {
+    this.busy = true;
+    const given = Object.fromEntries(Object.entries(secrets).filter(([, v]) => v));
+    const result = await this.api.saveProfile({
+      profile,
+      ...(Object.keys(given).length ? { secrets: given } : {}),
+    });
+    this.busy = false;
+    if (!result.ok) {
+      this.error = result.error.message;
+      return false;
+    }
+    this.error = '';
+    await this.load();
+    return true;
+  }
+
+  /** Removes a profile and its secrets. */
+  async remove(name: string): Promise<void> {
+    const result = await this.api.removeProfile({ name });
+    if (!result.ok) this.error = result.error.message;
+    if (this.activeName === name) this.use(null);
+    await this.load();
+  }
+
+  /** Runs "Test connection": token, tags, bucket, each with its result and hint. */
+  async runTest(name: string): Promise<void> {
+    this.testing = true;
+    this.test = null;
+    const result = await this.api.testProfile({ name });
+    this.testing = false;
+    if (result.ok) this.test = result.value;
+    else this.error = result.error.message;
+  }
+
+  /** Keeps secrets in memory for this session only (no keychain). */
+  async useSessionSecrets(): Promise<void> {
+    const result = await this.api.useSessionSecrets({});
+    if (result.ok) this.secretStorage = 'memory';
+  }
+}
