@@ -1,10 +1,14 @@
 import type { AppInfo, CourierApi } from '../../src-main/ipc/contract.js';
 import { WorkerTagReader } from '../lib/tags/tag-reader.js';
+import { BucketState } from './bucket-state.svelte.js';
+import { DeliverState } from './deliver-state.svelte.js';
 import { GridState } from './grid-state.svelte.js';
+import { HistoryState } from './history-state.svelte.js';
 import { LibraryState } from './library-state.svelte.js';
 import { ProfilesState } from './profiles-state.svelte.js';
 import { SettingsState } from './settings-state.svelte.js';
 import { TagsState } from './tags-state.svelte.js';
+import { TransfersState } from './transfers-state.svelte.js';
 
 /** The views of the app shell, in navigation order. */
 export const views = [
@@ -31,6 +35,10 @@ export class AppState {
   readonly profiles: ProfilesState;
   readonly settings: SettingsState;
   readonly tags: TagsState;
+  readonly deliver: DeliverState;
+  readonly transfers: TransfersState;
+  readonly history: HistoryState;
+  readonly bucket: BucketState;
 
   constructor(readonly api: CourierApi) {
     this.library = new LibraryState(api, () => new WorkerTagReader());
@@ -38,6 +46,10 @@ export class AppState {
     this.profiles = new ProfilesState(api, globalThis.localStorage ?? null);
     this.settings = new SettingsState(api);
     this.tags = new TagsState(api);
+    this.deliver = new DeliverState(api, this.library);
+    this.transfers = new TransfersState(api);
+    this.history = new HistoryState(api);
+    this.bucket = new BucketState(api);
   }
 
   /** Asks main who it is; the shell shows the result or why it could not connect. */
@@ -46,7 +58,15 @@ export class AppState {
     if (result.ok) {
       this.info = result.value;
       this.connection = 'ready';
-      await Promise.all([this.library.load(), this.profiles.load()]);
+      await Promise.all([
+        this.library.load(),
+        this.profiles.load(),
+        this.settings.load().then(() => {
+          if (this.settings.value) this.deliver.applyDefaults(this.settings.value.defaults);
+        }),
+        // Deliveries a quit or crash interrupted are offered for resume in Transfers.
+        this.transfers.load(),
+      ]);
     } else {
       this.connection = 'failed';
       this.connectionError = result.error.message;

@@ -12,7 +12,12 @@ export class TagsState {
   category = $state('');
   copied = $state('');
 
-  readonly categories = $derived([...new Set(this.tags.map((t) => t.category.name))].sort());
+  readonly categories = $derived(
+    this.tags
+      .map((t) => t.category.name)
+      .filter((name, i, all) => all.indexOf(name) === i)
+      .sort(),
+  );
 
   readonly matches = $derived.by(() => {
     const q = this.query.trim().toLowerCase();
