@@ -53,7 +53,8 @@ export const uploadCommand: Command = {
         folder,
         target: connection.bucket,
         dataDir: services.dataDir,
-        signal: controller.signal,
+        // Ctrl-C stops and keeps the journals: running the command again resumes.
+        stopSignal: controller.signal,
         onEvent(event) {
           if (event.type === 'progress' && io.isTTY) {
             const share = event.totalBytes > 0 ? event.confirmedBytes / event.totalBytes : 0;

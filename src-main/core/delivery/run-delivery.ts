@@ -102,9 +102,11 @@ export async function runDelivery(args: RunDeliveryArgs): Promise<DeliveryRecord
       });
       queue.on((event) => emit({ type: 'upload', event }));
       args.onUploadQueue?.(queue);
-      const onAbort = () => queue.cancel();
+      // An interruption stops the queue and keeps its journals, so running again resumes from
+      // the parts already in the bucket (cancel() would abort them and start over).
+      const onAbort = () => queue.stop();
       signal?.addEventListener('abort', onAbort, { once: true });
-      if (signal?.aborted) queue.cancel();
+      if (signal?.aborted) queue.stop();
       const report = await queue
         .start()
         .finally(() => signal?.removeEventListener('abort', onAbort));
