@@ -163,7 +163,8 @@ for (const factory of peerFactories()) {
 
     // s3rver can't abort (or expire) an upload, so only moto can play this scenario.
     it.skipIf(factory.name === 's3rver')(
-      'restarts a file whose upload id expired on the server (NoSuchUpload)',
+      // The title carries the skip reason, so the runner prints it next to the skipped test.
+      'restarts a file whose upload id expired on the server (NoSuchUpload) [moto only: s3rver cannot abort or expire an upload]',
       async () => {
         const { dir, paths } = await makeTree({ 'expiring.wav': 6 * TEST_PART });
         const dataDir = await makeDataDir();
