@@ -1,6 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+
+import { writeFileAtomic } from '../files/atomic-file.js';
 
 /** One part S3 acknowledged, as recorded before it counts as done. */
 export interface JournalPart {
@@ -38,35 +40,6 @@ export function journalDir(dataDir: string): string {
 export function journalFile(dataDir: string, bucket: string, key: string): string {
   const id = createHash('sha256').update(`${bucket}\n${key}`).digest('hex').slice(0, 40);
   return join(journalDir(dataDir), `${id}.json`);
-}
-
-/** Writes `text` to `path` atomically: temp file, fsync, rename, then fsync of the folder. */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(temp, 'w', 0o600);
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-  // The rename is durable only once the directory entry is; not every platform can open a folder.
-  try {
-    const dir = await open(join(path, '..'), 'r');
-    try {
-      await dir.sync();
-    } finally {
-      await dir.close();
-    }
-  } catch {
-    /* Windows: directory fsync isn't available; NTFS journals the rename itself. */
-  }
 }
 
 /** Reads a journal, or undefined when there is none or it is unreadable (treated as absent). */
