@@ -288,6 +288,8 @@ export function deliveryHandlers(
     async cancelDelivery({ id }) {
       const run = activeRun(id);
       run.snapshot.paused = false;
+      // A cancel aborts the multipart uploads too (a quit or an interruption keeps them).
+      run.queue?.cancel();
       run.controller.abort();
       await run.done;
       return { id, canceled: true };

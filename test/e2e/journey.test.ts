@@ -1,0 +1,248 @@
+/**
+ * The user's journey through the real UI in Chromium, through the browser host, against the
+ * embedded sandbox: sandbox profile → a folder of tagged files → fix a validation error →
+ * deliver (json) → transfers done → history → the sandbox has every entry; then audio_mapping
+ * through the builder with a pause and resume, and the bucket browser. Screenshots of every
+ * screen go to test/artifacts/.
+ */
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { makeTaggedAudio, missingFixtureTools } from '../support/audio-fixtures.js';
+import { artifactPath, launchChromium } from '../support/chromium.js';
+import { startWebHostProcess, type WebHostProcess } from '../support/web-host-process.js';
+
+const missing = missingFixtureTools();
+if (missing.length > 0) console.warn(`skipping the journey: missing ${missing.join(', ')}`);
+
+const tracks = [
+  { name: '01 Opening.mp3', title: 'Opening', isrc: 'GBAYE2100101' },
+  { name: '02 Drift.mp3', title: 'Drift', isrc: 'GBAYE2100102' },
+  // No ISRC: no outer_id can be derived, a blocking error the user fixes in the grid.
+  { name: '03 Tides.mp3', title: 'Tides', isrc: undefined },
+];
+
+describe.skipIf(missing.length > 0)('the delivery journey', () => {
+  let home: string;
+  let album: string;
+  let mapped: string;
+  let host: WebHostProcess;
+  let browser: Browser;
+  let page: Page;
+
+  const shot = async (name: string) =>
+    page.screenshot({ path: await artifactPath(`journey-${name}.png`) });
+  const nav = (label: string) =>
+    page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: label, exact: true });
+  const row = (file: string): Locator =>
+    page.locator('[role="row"][data-row-id]').filter({ hasText: file });
+
+  /** Calls a sandbox-only inspection route with a token of the running embedded sandbox. */
+  async function inspect(path: string): Promise<{ data: Array<Record<string, unknown>> }> {
+    const running = JSON.parse(
+      await readFile(join(home, 'data', 'sandbox', 'running.json'), 'utf8'),
+    ) as { info: { base_url: string; client_id: string; client_secret: string } };
+    const { base_url, client_id, client_secret } = running.info;
+    const tokenAnswer = await fetch(`${base_url}/oauth/access_tokens/client`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id, client_secret }),
+    });
+    const token = ((await tokenAnswer.json()) as { data: { token: string } }).data.token;
+    const answer = await fetch(`${base_url}${path}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    return (await answer.json()) as { data: Array<Record<string, unknown>> };
+  }
+
+  beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), 'courier-journey-e2e-'));
+    album = join(home, 'masters', 'Low Tide');
+    mapped = join(home, 'masters', 'Mapped');
+    await mkdir(album, { recursive: true });
+    for (const [i, t] of tracks.entries()) {
+      await makeTaggedAudio('mp3', join(album, t.name), 'id3v2.4', {
+        title: t.title,
+        artists: ['Mara Quinn'],
+        album: 'Low Tide',
+        ...(t.isrc ? { isrc: t.isrc } : {}),
+        track: `${i + 1}/3`,
+        date: '2022-03-04',
+      });
+    }
+    for (const name of ['MAP-001_First Light.mp3', 'MAP-002_Second Wind.mp3']) {
+      await makeTaggedAudio('mp3', join(mapped, name), 'id3v2.4', { title: 'x' });
+    }
+    host = await startWebHostProcess(['--port', '0', '--root', join(home, 'masters')], {
+      COURIER_HOME: join(home, 'data'),
+    });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1400, height: 860 }, acceptDownloads: true });
+    await page.goto(host.url);
+    await page.getByTestId('connection').getByText('Browser host').waitFor();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await host?.stop();
+    if (home) await rm(home, { recursive: true, force: true });
+  });
+
+  it('starts on the sandbox profile from the first-run choice', async () => {
+    await nav('Connect').click();
+    await page.getByTestId('try-sandbox').waitFor();
+    await shot('01-connect-first-run');
+    await page.getByTestId('try-sandbox').click();
+    await page.getByTestId('active-profile').getByText('Sandbox').waitFor();
+    await page.getByRole('button', { name: 'Test connection' }).first().click();
+    await page
+      .getByTestId('connection-test')
+      .getByText('everything works')
+      .waitFor({ timeout: 60_000 });
+    await shot('02-connect-tested');
+  }, 90_000);
+
+  it('adds a folder and fixes the validation error the pre-flight reports', async () => {
+    await nav('Library').click();
+    await page.getByTestId('add-folder').setInputFiles(album);
+    await page.getByTestId('library-summary').getByText('3 tracks').waitFor();
+    await page.getByTestId('read-progress').waitFor({ state: 'detached' });
+    await nav('Deliver').click();
+    await page.getByRole('button', { name: 'Check' }).click();
+    const preflight = page.getByTestId('preflight');
+    await preflight.getByText('blocking error').waitFor();
+    await shot('03-deliver-blocked');
+    await preflight.getByRole('button', { name: 'Show in library' }).first().click();
+    const cell = row('Low Tide/03 Tides.mp3').locator('[data-column="outer_id"]');
+    await cell.click();
+    await page.keyboard.press('F2');
+    await page.keyboard.type('TIDES-003');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => ((await cell.textContent()) ?? '').trim()).toBe('TIDES-003');
+    await shot('04-library-fixed');
+  }, 60_000);
+
+  it('delivers in json mode, watches the transfer reach done and finds it in History', async () => {
+    await nav('Deliver').click();
+    await page.getByRole('button', { name: 'Check' }).click();
+    await page.getByTestId('preflight').getByText('Pre-flight — ready').waitFor();
+    await shot('05-deliver-ready');
+    await page.getByRole('button', { name: 'Deliver', exact: true }).click();
+    const transfer = page.getByTestId('transfer').first();
+    await transfer.getByTestId('transfer-state').getByText('done').waitFor({ timeout: 60_000 });
+    await shot('06-transfers-done');
+    await nav('History').click();
+    await page.getByTestId('history-requests').first().getByText('1/1 accepted').waitFor();
+    await page.getByRole('button', { name: 'Details' }).first().click();
+    await page.getByRole('button', { name: 'Pickup check' }).click();
+    await page.getByTestId('pickup').waitFor();
+    await shot('07-history');
+    const catalog = (await inspect('/sandbox/requests')).data;
+    expect(catalog.some((r) => r.path === '/ingestion/json' && r.tracks === 3)).toBe(true);
+  }, 90_000);
+
+  it('has every delivered track in the sandbox catalog', async () => {
+    const requests = (await inspect('/sandbox/requests')).data;
+    const ingest = requests.find((r) => r.path === '/ingestion/json')!;
+    expect(ingest).toBeDefined();
+    // The catalog id is the first catalog of the Sandbox profile, as the Deliver view chose it.
+    const running = JSON.parse(
+      await readFile(join(home, 'data', 'sandbox', 'running.json'), 'utf8'),
+    ) as { info: { catalogs: Array<{ id: string }> } };
+    const entries = (await inspect(`/sandbox/catalogs/${running.info.catalogs[0]!.id}/entries`))
+      .data;
+    expect(entries.map((e) => e.outer_id).sort()).toEqual(
+      ['GBAYE2100101', 'GBAYE2100102', 'TIDES-003'].sort(),
+    );
+  });
+
+  it('delivers audio_mapping through the builder, paused and resumed', async () => {
+    await nav('Library').click();
+    await page
+      .getByRole('button', { name: /clear/i })
+      .first()
+      .click()
+      .catch(() => undefined);
+    await page.getByTestId('add-folder').setInputFiles(mapped);
+    await page.getByTestId('read-progress').waitFor({ state: 'detached' });
+    await nav('Deliver').click();
+    await page.getByLabel('audio with a file-name mapping').check();
+    await page.getByLabel('Separator').fill('_');
+    await page.getByLabel('Column 1').selectOption('outer_id');
+    await page.getByLabel('Column 2').selectOption('title');
+    await page.getByTestId('mapping-fit').waitFor();
+    await shot('08-mapping-builder');
+    await page.getByRole('button', { name: 'Check' }).click();
+    await page
+      .getByTestId('preflight')
+      .getByText(/Pre-flight — (ready|blocked)/)
+      .waitFor();
+    await shot('09-mapping-preflight');
+    await page.getByRole('button', { name: 'Deliver', exact: true }).click();
+    const transfer = page.getByTestId('transfer').first();
+    await transfer
+      .getByRole('button', { name: 'Pause' })
+      .click()
+      .catch(() => undefined);
+    await shot('10-transfer-paused');
+    const resume = transfer.getByRole('button', { name: 'Resume' });
+    if (await resume.isVisible()) await resume.click();
+    await transfer.getByTestId('transfer-state').getByText('done').waitFor({ timeout: 60_000 });
+    const requests = (await inspect('/sandbox/requests')).data;
+    expect(requests.some((r) => r.path === '/ingestion/audio_mapping' && r.status === 200)).toBe(
+      true,
+    );
+  }, 90_000);
+
+  it('browses the bucket, shows INFO.json and downloads a csv export', async () => {
+    await nav('Bucket').click();
+    await page.getByRole('button', { name: /delivery\// }).waitFor();
+    await shot('11-bucket-root');
+    await page
+      .getByRole('row', { name: /INFO\.json/ })
+      .getByRole('button', { name: 'View' })
+      .click();
+    await page.getByTestId('bucket-preview').waitFor();
+    await shot('12-bucket-info');
+    await page.getByRole('button', { name: /csv_outputs/ }).click();
+    // The sandbox writes a tags export at its next product run.
+    await expect
+      .poll(
+        async () => {
+          await page
+            .getByRole('button', { name: 'csv_outputs', exact: true })
+            .click()
+            .catch(() => undefined);
+          const folder = page.getByRole('button', { name: /📁/ }).first();
+          if (await folder.isVisible()) await folder.click();
+          return page.getByRole('row', { name: /\.csv/ }).count();
+        },
+        { timeout: 60_000, interval: 2_000 },
+      )
+      .toBeGreaterThan(0);
+    const csvRow = page.getByRole('row', { name: /\.csv/ }).first();
+    await csvRow.getByRole('button', { name: 'View' }).click();
+    await page.getByTestId('bucket-preview').locator('table').waitFor();
+    const download = page.waitForEvent('download');
+    await csvRow.getByRole('button', { name: 'Download' }).click();
+    expect((await download).suggestedFilename()).toMatch(/\.csv$/);
+    await shot('13-bucket-csv');
+  }, 90_000);
+
+  it('shows Tags, Transfers and Settings', async () => {
+    await nav('Tags').click();
+    await page.getByTestId('tag-count').waitFor();
+    await shot('14-tags');
+    await nav('Transfers').click();
+    await shot('15-transfers');
+    await nav('Settings').click();
+    await page.getByLabel('Upload concurrency').waitFor();
+    await shot('16-settings');
+  });
+});
