@@ -113,15 +113,22 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
     await page.getByTestId('add-folder').setInputFiles(album);
     await page.getByTestId('library-summary').getByText('3 tracks').waitFor();
     await page.getByTestId('read-progress').waitFor({ state: 'detached' });
+    // The user gives Tides the id of another track: the pre-flight blocks on the duplicate.
+    const cell = row('Low Tide/03 Tides.mp3').locator('[data-column="outer_id"]');
+    await cell.click();
+    await page.keyboard.press('F2');
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('GBAYE2100101');
+    await page.keyboard.press('Enter');
     await nav('Deliver').click();
     await page.getByRole('button', { name: 'Check' }).click();
     const preflight = page.getByTestId('preflight');
     await preflight.getByText('blocking error').waitFor();
     await shot('03-deliver-blocked');
-    await preflight.getByRole('button', { name: 'Show in library' }).first().click();
-    const cell = row('Low Tide/03 Tides.mp3').locator('[data-column="outer_id"]');
+    await preflight.getByRole('button', { name: 'Show in library' }).last().click();
     await cell.click();
     await page.keyboard.press('F2');
+    await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.type('TIDES-003');
     await page.keyboard.press('Enter');
     await expect.poll(async () => ((await cell.textContent()) ?? '').trim()).toBe('TIDES-003');
@@ -133,7 +140,7 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
     await page.getByRole('button', { name: 'Check' }).click();
     await page.getByTestId('preflight').getByText('Pre-flight — ready').waitFor();
     await shot('05-deliver-ready');
-    await page.getByRole('button', { name: 'Deliver', exact: true }).click();
+    await page.getByTestId('deliver-now').click();
     const transfer = page.getByTestId('transfer').first();
     await transfer.getByTestId('transfer-state').getByText('done').waitFor({ timeout: 60_000 });
     await shot('06-transfers-done');
@@ -174,8 +181,8 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
     await nav('Deliver').click();
     await page.getByLabel('audio with a file-name mapping').check();
     await page.getByLabel('Separator').fill('_');
-    await page.getByLabel('Column 1').selectOption('outer_id');
-    await page.getByLabel('Column 2').selectOption('title');
+    await page.getByRole('combobox', { name: 'Column 1' }).selectOption('outer_id');
+    await page.getByRole('combobox', { name: 'Column 2' }).selectOption('title');
     await page.getByTestId('mapping-fit').waitFor();
     await shot('08-mapping-builder');
     await page.getByRole('button', { name: 'Check' }).click();
@@ -184,7 +191,7 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
       .getByText(/Pre-flight — (ready|blocked)/)
       .waitFor();
     await shot('09-mapping-preflight');
-    await page.getByRole('button', { name: 'Deliver', exact: true }).click();
+    await page.getByTestId('deliver-now').click();
     const transfer = page.getByTestId('transfer').first();
     await transfer
       .getByRole('button', { name: 'Pause' })
