@@ -59,7 +59,9 @@ describe('the app shell in Chromium through the browser host', () => {
     await page.getByTestId('connection').getByText(`v${packageJson.version}`).waitFor();
     await page.getByRole('button', { name: 'Settings' }).click();
     await expect(page.getByTestId('app-version').textContent()).resolves.toBe(packageJson.version);
-    await expect(page.getByText(join(home, 'data')).isVisible()).resolves.toBe(true);
+    await expect(page.getByText(join(home, 'data'), { exact: true }).isVisible()).resolves.toBe(
+      true,
+    );
     await page.screenshot({ path: await artifactPath('shell-settings.png') });
   });
 
