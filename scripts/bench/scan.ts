@@ -9,26 +9,18 @@
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import {
-  copyTemplate,
-  extensionOf,
-  type FixtureFormat,
-  makeAudio,
-  missingFixtureTools,
-  type TagFamily,
-  type TagJob,
-  writeTags,
-} from '../../test/support/audio-fixtures.js';
+import { missingFixtureTools } from '../../test/support/audio-fixtures.js';
+import { type CatalogMix, generateTaggedCatalog } from './tagged-catalog.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const count = Number(process.env.BENCH_SCAN_FILES ?? 5040);
 
-const mix: { format: FixtureFormat; family: TagFamily }[] = [
+const mix: CatalogMix = [
   { format: 'mp3', family: 'id3v2.4' },
   { format: 'mp3', family: 'id3v2.3' },
   { format: 'flac', family: 'vorbis' },
@@ -40,59 +32,7 @@ const mix: { format: FixtureFormat; family: TagFamily }[] = [
   { format: 'aiff', family: 'id3v2.4' },
 ];
 
-function isrcFor(i: number): string {
-  return `GBXYZ${String(20 + (i % 70)).padStart(2, '0')}${String(i).padStart(5, '0')}`;
-}
-
-async function generate(dir: string): Promise<void> {
-  const marker = `${dir}.complete`;
-  if (existsSync(marker) && (await readFile(marker, 'utf8')) === String(count)) return;
-  await rm(dir, { recursive: true, force: true });
-  const templates = join(dir, '..', `${dir.split('/').pop()}-templates`);
-  await mkdir(templates, { recursive: true });
-  const made = new Map<FixtureFormat, string>();
-  for (const { format } of mix) {
-    if (made.has(format)) continue;
-    const path = join(templates, `${format}.${extensionOf(format)}`);
-    await makeAudio(format, path);
-    made.set(format, path);
-  }
-  const jobs: TagJob[] = [];
-  const perAlbum = 12;
-  for (let i = 0; i < count; i++) {
-    const { format, family } = mix[i % mix.length]!;
-    const album = Math.floor(i / perAlbum);
-    const position = (i % perAlbum) + 1;
-    const path = join(
-      dir,
-      `label-${album % 7}`,
-      `album-${album}`,
-      `${String(position).padStart(2, '0')} Track ${i}.${extensionOf(format)}`,
-    );
-    await copyTemplate(made.get(format)!, [path]);
-    jobs.push({
-      path,
-      family,
-      tags: {
-        title: `Track ${i}`,
-        artists: [`Artist ${album % 50}`],
-        album: `Album ${album}`,
-        isrc: isrcFor(i),
-        barcode: '5099902988023',
-        track: `${position}/${perAlbum}`,
-        disk: '1',
-        date: '2021-05-14',
-        genres: ['Electronic'],
-        mood: 'Calm',
-        label: `Label ${album % 7}`,
-        catalogNumber: `CAT-${album}`,
-      },
-    });
-  }
-  await writeTags(jobs);
-  await rm(templates, { recursive: true, force: true });
-  await writeFile(marker, String(count));
-}
+const generate = (dir: string) => generateTaggedCatalog(dir, count, mix);
 
 interface Measure {
   name: string;

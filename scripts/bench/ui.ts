@@ -8,27 +8,18 @@
  * Files: one template per format made by ffmpeg, copied and re-tagged by mutagen in one Python
  * run. BENCH_UI_DIR keeps the folder between runs; BENCH_UI_FILES changes the count.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-import {
-  copyTemplate,
-  extensionOf,
-  type FixtureFormat,
-  makeAudio,
-  missingFixtureTools,
-  type TagFamily,
-  type TagJob,
-  writeTags,
-} from '../../test/support/audio-fixtures.js';
+import { missingFixtureTools } from '../../test/support/audio-fixtures.js';
 import { launchChromium } from '../../test/support/chromium.js';
 import { startWebHostProcess } from '../../test/support/web-host-process.js';
+import { type CatalogMix, generateTaggedCatalog } from './tagged-catalog.js';
 
 const count = Number(process.env.BENCH_UI_FILES ?? 10_000);
 
-const mix: { format: FixtureFormat; family: TagFamily }[] = [
+const mix: CatalogMix = [
   { format: 'mp3', family: 'id3v2.4' },
   { format: 'mp3', family: 'id3v2.3' },
   { format: 'flac', family: 'vorbis' },
@@ -37,52 +28,7 @@ const mix: { format: FixtureFormat; family: TagFamily }[] = [
   { format: 'wav', family: 'id3v2.4' },
 ];
 
-async function generate(dir: string): Promise<void> {
-  const marker = `${dir}.complete`;
-  if (existsSync(marker) && (await readFile(marker, 'utf8')) === String(count)) return;
-  await rm(dir, { recursive: true, force: true });
-  const templates = `${dir}-templates`;
-  await mkdir(templates, { recursive: true });
-  const made = new Map<FixtureFormat, string>();
-  for (const { format } of mix) {
-    if (made.has(format)) continue;
-    const path = join(templates, `${format}.${extensionOf(format)}`);
-    await makeAudio(format, path);
-    made.set(format, path);
-  }
-  const jobs: TagJob[] = [];
-  const perAlbum = 12;
-  for (let i = 0; i < count; i++) {
-    const { format, family } = mix[i % mix.length]!;
-    const album = Math.floor(i / perAlbum);
-    const position = (i % perAlbum) + 1;
-    const path = join(
-      dir,
-      `label-${album % 7}`,
-      `album-${album}`,
-      `${String(position).padStart(2, '0')} Track ${i}.${extensionOf(format)}`,
-    );
-    await copyTemplate(made.get(format)!, [path]);
-    jobs.push({
-      path,
-      family,
-      tags: {
-        title: `Track ${i}`,
-        artists: [`Artist ${album % 50}`],
-        album: `Album ${album}`,
-        isrc: `GBXYZ${String(20 + (i % 70)).padStart(2, '0')}${String(i).padStart(5, '0')}`,
-        track: `${position}/${perAlbum}`,
-        disk: '1',
-        date: '2021-05-14',
-        genres: ['Electronic'],
-        label: `Label ${album % 7}`,
-      },
-    });
-  }
-  await writeTags(jobs);
-  await rm(templates, { recursive: true, force: true });
-  await writeFile(marker, String(count));
-}
+const generate = (dir: string) => generateTaggedCatalog(dir, count, mix);
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
