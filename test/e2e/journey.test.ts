@@ -9,9 +9,11 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { createS3Client } from '../../src-main/core/storage/s3-client.js';
 import { makeTaggedAudio, missingFixtureTools } from '../support/audio-fixtures.js';
 import { artifactPath, launchChromium } from '../support/chromium.js';
 import { startWebHostProcess, type WebHostProcess } from '../support/web-host-process.js';
@@ -59,6 +61,39 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     return (await answer.json()) as { data: Array<Record<string, unknown>> };
+  }
+
+  /** How many CSV exports the embedded sandbox's bucket holds under csv_outputs/. */
+  async function csvExportCount(): Promise<number> {
+    const running = JSON.parse(
+      await readFile(join(home, 'data', 'sandbox', 'running.json'), 'utf8'),
+    ) as {
+      info: {
+        bucket: {
+          bucket_name: string;
+          bucket_region: string;
+          endpoint: string;
+          access_key_id: string;
+          secret_access_key: string;
+        };
+      };
+    };
+    const { bucket } = running.info;
+    const s3 = createS3Client({
+      endpoint: bucket.endpoint,
+      region: bucket.bucket_region,
+      bucket: bucket.bucket_name,
+      accessKeyId: bucket.access_key_id,
+      secretAccessKey: bucket.secret_access_key,
+    });
+    try {
+      const listed = await s3.send(
+        new ListObjectsV2Command({ Bucket: bucket.bucket_name, Prefix: 'csv_outputs/' }),
+      );
+      return (listed.Contents ?? []).filter((o) => o.Key?.endsWith('.csv')).length;
+    } finally {
+      s3.destroy();
+    }
   }
 
   beforeAll(async () => {
@@ -218,21 +253,12 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
     await page.getByTestId('bucket-preview').waitFor();
     await shot('12-bucket-info');
     await page.getByRole('button', { name: /csv_outputs/ }).click();
-    // The sandbox writes a tags export at its next product run.
-    await expect
-      .poll(
-        async () => {
-          await page
-            .getByRole('button', { name: 'csv_outputs', exact: true })
-            .click()
-            .catch(() => undefined);
-          const folder = page.getByRole('button', { name: /📁/ }).first();
-          if (await folder.isVisible()) await folder.click();
-          return page.getByRole('row', { name: /\.csv/ }).count();
-        },
-        { timeout: 60_000, interval: 2_000 },
-      )
-      .toBeGreaterThan(0);
+    // The sandbox writes a tags export at its next product run: wait for it in the bucket
+    // itself, then browse to it once (re-clicking while a listing loads would race it).
+    await expect.poll(csvExportCount, { timeout: 90_000, interval: 1_000 }).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'csv_outputs', exact: true }).click();
+    // Exports sit in one folder per catalog.
+    await page.getByRole('button', { name: /📁/ }).first().click();
     const csvRow = page.getByRole('row', { name: /\.csv/ }).first();
     await csvRow.getByRole('button', { name: 'View' }).click();
     await page.getByTestId('bucket-preview').locator('table').waitFor();

@@ -35,18 +35,45 @@ export async function startSecretService(): Promise<SecretService | { missing: s
       XDG_RUNTIME_DIR: home,
       DBUS_SESSION_BUS_ADDRESS: address,
     };
-    // gnome-keyring forks into the background once the login keyring (created here, unlocked
-    // with the password read from stdin) is ready, and quits when its session bus goes away.
+    // gnome-keyring forks into the background, creates the login keyring (unlocked with the
+    // password read from stdin) and quits when its session bus goes away.
     await output(
       'gnome-keyring-daemon',
       ['--unlock', '--components=secrets'],
       env,
       'courier-tests',
     );
+    await defaultCollectionReady(env);
     return { env: { DBUS_SESSION_BUS_ADDRESS: address }, stop };
   } catch (error) {
     await stop();
     return { missing: (error as Error).message };
+  }
+}
+
+/**
+ * Waits until the Secret Service has a default collection: on a busy machine the daemon answers
+ * before the login keyring exists, and a secret stored then fails ("no result found").
+ */
+async function defaultCollectionReady(env: NodeJS.ProcessEnv): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const answer = await output(
+      'dbus-send',
+      [
+        '--session',
+        '--print-reply',
+        '--dest=org.freedesktop.secrets',
+        '/org/freedesktop/secrets',
+        'org.freedesktop.Secret.Service.ReadAlias',
+        'string:default',
+      ],
+      env,
+    ).catch(() => '');
+    // The reply names the collection's object path; "/" means there is none yet.
+    if (/object path "\/org\/freedesktop\/secrets\/collection\//.test(answer)) return;
+    if (Date.now() > deadline) throw new Error('gnome-keyring did not create its login keyring');
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
