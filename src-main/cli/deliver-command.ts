@@ -7,9 +7,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { parse as parseYaml } from 'yaml';
 
+import { audioFoldersInBucket } from '../core/bucket/bucket-browser.js';
 import {
   deliveryIdentity,
   type DeliveryMode,
@@ -247,16 +247,7 @@ export const deliverCommand: Command = {
         // A folder in the bucket already holding files belongs to another delivery: never reuse it.
         const s3 = createS3Client(connection.bucket);
         try {
-          const listing = await s3.send(
-            new ListObjectsV2Command({
-              Bucket: connection.bucket.bucket,
-              Prefix: AUDIO_ROOT,
-              Delimiter: '/',
-            }),
-          );
-          const inBucket = (listing.CommonPrefixes ?? [])
-            .map((p) => p.Prefix?.slice(AUDIO_ROOT.length).replace(/\/$/, ''))
-            .filter((p): p is string => Boolean(p));
+          const inBucket = await audioFoldersInBucket(s3, connection.bucket.bucket);
           if (inBucket.includes(plan!.record.folder)) {
             plan = await makePlan(new Set([...takenFolders, ...inBucket]));
             if (plan.blocked) {
