@@ -16,6 +16,17 @@ export interface SecretService {
  * reason, where the machine lacks dbus-daemon or gnome-keyring-daemon.
  */
 export async function startSecretService(): Promise<SecretService | { missing: string }> {
+  // Now and then gnome-keyring comes up without creating its login keyring (seen on a loaded
+  // machine); a fresh start in a fresh HOME has always worked, so try a few times.
+  let result: SecretService | { missing: string } = { missing: 'not started' };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    result = await startOnce();
+    if (!('missing' in result) || /not installed/.test(result.missing)) return result;
+  }
+  return result;
+}
+
+async function startOnce(): Promise<SecretService | { missing: string }> {
   const home = await mkdtemp(join(tmpdir(), 'courier-keyring-'));
   const pids: number[] = [];
   const stop = async () => {
@@ -56,7 +67,7 @@ export async function startSecretService(): Promise<SecretService | { missing: s
  * before the login keyring exists, and a secret stored then fails ("no result found").
  */
 async function defaultCollectionReady(env: NodeJS.ProcessEnv): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 15_000;
   for (;;) {
     const answer = await output(
       'dbus-send',
