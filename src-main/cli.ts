@@ -79,8 +79,6 @@ function isArgumentError(error: unknown): boolean {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  // The AWS SDK warns on every run that its 2027 releases will need Node 22; we pin it.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const stopRequested = new Promise<void>((done) => {
     process.once('SIGINT', () => done());
     process.once('SIGTERM', () => done());

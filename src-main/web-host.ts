@@ -164,8 +164,6 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 async function main(): Promise<void> {
-  // The AWS SDK warns on every run that its 2027 releases will need Node 22; we pin it.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const { values } = parseArgs({
     options: {
       port: { type: 'string', default: '0' },

@@ -3,6 +3,10 @@ import { Agent as HttpsAgent } from 'node:https';
 
 import { S3Client } from '@aws-sdk/client-s3';
 
+// The SDK warns in every process that its 2027 releases will need Node 22; Courier pins the SDK
+// and supports Node 20, so the warning would only be noise on stderr.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 /** Where and as whom to reach a delivery bucket. Secrets stay in memory; never log this. */
 export interface S3Target {
   /** Custom S3-protocol endpoint (sandbox, MinIO, moto); unset for AWS itself. */
