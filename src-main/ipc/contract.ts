@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 
+import type { DeliverySummary } from '../core/delivery/delivery-summary.js';
 import {
   DraftTrackSchema,
   type LibrarySession,
@@ -327,29 +328,7 @@ export interface TransferSnapshot {
 }
 
 /** One delivery in History: the summary, and each request with the service's answer. */
-export interface DeliveryHistoryItem {
-  id: string;
-  state: 'planned' | 'uploading' | 'ingesting' | 'accepted' | 'failed';
-  profile: string;
-  environment: string;
-  catalog_id: string;
-  mode: 'json' | 'audio_only' | 'audio_mapping';
-  folder: string;
-  ingestion_id: string;
-  files: number;
-  tracks: number;
-  bytes: number;
-  bytes_sent: number;
-  batches: number;
-  batches_accepted: number;
-  batches_failed: number;
-  runs: number;
-  upload_ms: number;
-  confirm_ms: number;
-  ingest_ms: number;
-  created_at: string;
-  finished_at: string;
-  error: string;
+export interface DeliveryHistoryItem extends DeliverySummary {
   running: boolean;
   requests: Array<{
     index: number;

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 
 import { readJsonIfExists, writeFileAtomic } from '../files/atomic-file.js';
 import type { Track } from '../model/track.js';
+import type { DeliveryMode, DeliveryState } from './delivery-summary.js';
 
-/** The three ingestion operations (service-interface 4.3–4.5). */
-export type DeliveryMode = 'json' | 'audio_only' | 'audio_mapping';
+export type { DeliveryMode, DeliveryState };
 
 /** The interface's ingestion parameters, with its defaults filled in. */
 export interface DeliveryOptions {
@@ -21,9 +21,6 @@ export interface DeliveryOptions {
   delete_delivered_file: boolean;
   media_fetch_type: 's3' | 'download';
 }
-
-/** Where a delivery stands as a whole. */
-export type DeliveryState = 'planned' | 'uploading' | 'ingesting' | 'accepted' | 'failed';
 
 /** One audio file of the delivery. */
 export interface DeliveryFile {

@@ -6,32 +6,9 @@ import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 
 import { deliveryPrefix } from '../storage/object-key.js';
 import type { DeliveryRecord } from './delivery-record.js';
+import type { DeliverySummary } from './delivery-summary.js';
 
-/** One line of history. */
-export interface DeliverySummary {
-  id: string;
-  state: DeliveryRecord['state'];
-  profile: string;
-  environment: string;
-  catalog_id: string;
-  mode: DeliveryRecord['mode'];
-  folder: string;
-  ingestion_id: string;
-  files: number;
-  tracks: number;
-  bytes: number;
-  bytes_sent: number;
-  batches: number;
-  batches_accepted: number;
-  batches_failed: number;
-  runs: number;
-  upload_ms: number;
-  confirm_ms: number;
-  ingest_ms: number;
-  created_at: string;
-  finished_at: string;
-  error: string;
-}
+export type { DeliverySummary };
 
 /** The summary of one record. */
 export function summarize(record: DeliveryRecord): DeliverySummary {

@@ -1,0 +1,36 @@
+/**
+ * What a delivery is, summed up: the types the history, the CLI and the renderer (through the
+ * contract) share. Pure: no Node imports, so the renderer's type-check can include it.
+ */
+
+/** The ingestion endpoint a delivery uses. */
+export type DeliveryMode = 'json' | 'audio_only' | 'audio_mapping';
+
+/** Where a delivery is in its life. */
+export type DeliveryState = 'planned' | 'uploading' | 'ingesting' | 'accepted' | 'failed';
+
+/** One line of history. */
+export interface DeliverySummary {
+  id: string;
+  state: DeliveryState;
+  profile: string;
+  environment: string;
+  catalog_id: string;
+  mode: DeliveryMode;
+  folder: string;
+  ingestion_id: string;
+  files: number;
+  tracks: number;
+  bytes: number;
+  bytes_sent: number;
+  batches: number;
+  batches_accepted: number;
+  batches_failed: number;
+  runs: number;
+  upload_ms: number;
+  confirm_ms: number;
+  ingest_ms: number;
+  created_at: string;
+  finished_at: string;
+  error: string;
+}
