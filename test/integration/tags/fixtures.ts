@@ -117,3 +117,40 @@ export function fixtureFolder(): Promise<string> {
 }
 
 export { extensionOf };
+
+/**
+ * The track `courier scan` must produce from combo `i` (written with every tag by the fixture
+ * writer). ID3v2.3 keeps "Alice/Bob" as one artist and holds a single genre.
+ */
+export function expectedTrack(i: number, primaryMedia: string, family: TagFamily) {
+  const v23 = family === 'id3v2.3';
+  return {
+    outer_id: isrcOf(i),
+    primary_media: primaryMedia,
+    title: `Ünïcode — 日本語 ${i}`,
+    lyrics: 'first line\nsecond line',
+    isrc: isrcOf(i),
+    release_date: 20200229,
+    albums: [
+      {
+        upc: '5099902988023',
+        title: 'The Album',
+        release_date: '20200229',
+        type: 'Compilation',
+        references: [{ id: 'CAT-001', source: 'catalog_number' }],
+        track_position: String(i + 1),
+        disk_number: '1',
+      },
+    ],
+    artists: v23
+      ? [{ id: 'Alice/Bob', name: 'Alice/Bob', role: 'Main' }]
+      : [
+          { id: 'Alice', name: 'Alice', role: 'Main' },
+          { id: 'Bob', name: 'Bob', role: 'Main' },
+        ],
+    customer_tags: [
+      ...(v23 ? ['Rock'] : ['Rock', 'Pop']).map((tag) => ({ tag, category: 'Genre' })),
+      { tag: 'Happy', category: 'Mood' },
+    ],
+  };
+}
