@@ -49,6 +49,13 @@ export interface DeliveryBatch {
   error?: string;
 }
 
+/** One retry of failed files: when, in which run, and which files (paths, as in `files`). */
+export interface DeliveryRetry {
+  at: string;
+  run: number;
+  files: string[];
+}
+
 /** The mapping of an audio_mapping delivery. */
 export interface DeliveryMapping {
   separator: string;
@@ -85,6 +92,8 @@ export interface DeliveryRecord {
   runs: number;
   durations: { uploadMs: number; confirmMs: number; ingestMs: number };
   bytes: { total: number; sent: number };
+  /** Every retry of failed files, oldest first (absent until the first one). */
+  retries?: DeliveryRetry[];
   error?: string;
 }
 
@@ -113,6 +122,18 @@ export function newDeliveryId(now = new Date()): string {
 /** Whether a record still has work to do. */
 export function isUnfinished(record: DeliveryRecord): boolean {
   return record.state !== 'accepted';
+}
+
+/**
+ * The keys a retry can name: files that failed to upload or confirm, and the files of requests
+ * the service refused or whose answer was lost (they are re-checked and the request re-sent).
+ */
+export function retryableKeys(record: DeliveryRecord): Set<string> {
+  const keys = new Set(record.files.filter((f) => f.state === 'failed').map((f) => f.key));
+  for (const batch of record.batches) {
+    if (batch.state === 'failed' || batch.state === 'sent') for (const k of batch.keys) keys.add(k);
+  }
+  return keys;
 }
 
 /**

@@ -20,7 +20,13 @@ import type { IngestionResponse, ServiceClient } from '../api/service-client.js'
 import { createS3Client, type S3Target } from '../storage/s3-client.js';
 import type { UploadEvent, UploadOptions } from '../storage/upload-context.js';
 import { UploadQueue } from '../storage/upload-queue.js';
-import type { DeliveryBatch, DeliveryRecord, DeliveryStore } from './delivery-record.js';
+import {
+  type DeliveryBatch,
+  type DeliveryRecord,
+  type DeliveryStore,
+  retryableKeys,
+} from './delivery-record.js';
+import type { PauseGate } from './pause-gate.js';
 
 /** What a running delivery tells its listeners (the CLI's lines, the app's view). */
 export type DeliveryEvent =
@@ -49,6 +55,10 @@ export interface RunDeliveryArgs {
   onUploadQueue?: (queue: UploadQueue) => void;
   /** An existing S3 client (tests); otherwise one is made for the bucket. */
   s3?: S3Client;
+  /** The failed files this run tries again (default: every one); see `runDelivery`. */
+  retryKeys?: readonly string[];
+  /** Paused, the run stops before its next ingestion request (the upload has its own pause). */
+  pause?: PauseGate;
 }
 
 const HEAD_CONCURRENCY = 16;
@@ -67,8 +77,14 @@ function describe(error: unknown): string {
 }
 
 /**
- * Runs (or resumes) a delivery to its end and resolves to the final record: `accepted` when
- * every batch was accepted, `failed` otherwise (the record says which file or batch and why).
+ * Runs (or resumes) a delivery and resolves to the final record: `accepted` when every batch was
+ * accepted, `failed` otherwise (the record says which file or batch and why).
+ *
+ * A file that cannot be uploaded or confirmed holds back only the requests that need it: in json
+ * mode the other batches are ingested, so a retry sends just the waiting ones (a folder call
+ * needs every file, so it waits for all). `retryKeys` chooses which failed files this run tries
+ * again (default: all of them); the others, and the requests that need them, are left as they
+ * are. Each run that retries failed files or requests appends to `record.retries`.
  */
 export async function runDelivery(args: RunDeliveryArgs): Promise<DeliveryRecord> {
   const { record, store, signal } = args;
@@ -84,11 +100,28 @@ export async function runDelivery(args: RunDeliveryArgs): Promise<DeliveryRecord
   try {
     record.runs++;
     delete record.error;
-    const unfinished = record.batches.filter((b) => b.state !== 'accepted');
-    const needed = new Set(unfinished.flatMap((b) => b.keys));
+    const retryable = retryableKeys(record);
+    const chosen = new Set(args.retryKeys ?? retryable);
+    const retried = record.files.filter((f) => chosen.has(f.key) && retryable.has(f.key));
+    if (retried.length > 0) {
+      record.retries = [
+        ...(record.retries ?? []),
+        { at: new Date().toISOString(), run: record.runs, files: retried.map((f) => f.path) },
+      ];
+    }
+    const leftFailed = new Set(
+      record.files.filter((f) => f.state === 'failed' && !chosen.has(f.key)).map((f) => f.key),
+    );
+    // The requests of this run: unfinished ones whose files are not failed-and-left-alone.
+    const scope = record.batches.filter(
+      (b) => b.state !== 'accepted' && !b.keys.some((k) => leftFailed.has(k)),
+    );
+    const needed = new Set(scope.flatMap((b) => b.keys));
     const files = record.files.filter((f) => needed.has(f.key));
+    /** Keys confirmed in the bucket by this run: only their requests may be sent. */
+    const confirmed = new Set<string>();
 
-    // 1. Upload what unfinished batches need (the uploader skips what is already in place).
+    // 1. Upload what those requests need (the uploader skips what is already in place).
     record.state = 'uploading';
     await store.save(record);
     if (files.length > 0) {
@@ -113,37 +146,30 @@ export async function runDelivery(args: RunDeliveryArgs): Promise<DeliveryRecord
       record.durations.uploadMs += Date.now() - started;
       record.bytes.sent += report.bytesSent;
       const byKey = new Map(files.map((f) => [f.key, f]));
+      const uploadFailed = new Set<string>();
       for (const outcome of report.files) {
         const file = byKey.get(outcome.key);
         if (!file) continue;
         if (outcome.status === 'failed' || outcome.status === 'canceled') {
           file.state = 'failed';
           file.error = outcome.message;
+          uploadFailed.add(file.key);
         } else delete file.error;
       }
       if (report.canceled)
         return await fail('interrupted during the upload; run it again to resume');
-      const failed = report.files.filter((f) => f.status === 'failed');
-      if (failed.length > 0) {
-        return await fail(
-          `${failed.length} file(s) could not be uploaded (first: ${failed[0]!.localPath}: ${'message' in failed[0]! ? failed[0].message : ''})`,
-        );
-      }
 
       // 2. Every object is confirmed with HeadObject (size checked) before any request that
       // needs it. The uploader ends each file it uploads or skips with exactly that HeadObject,
       // so those are confirmed by its outcome; a second pass cost a quarter of a 10,000-track
-      // delivery. Any file without such an outcome is checked here.
-      const confirmedByUploader = new Set(
-        report.files
-          .filter((f) => f.status === 'uploaded' || f.status === 'skipped')
-          .map((f) => f.key),
-      );
-      for (const file of files) if (confirmedByUploader.has(file.key)) file.state = 'confirmed';
-      const toCheck = files.filter((f) => !confirmedByUploader.has(f.key));
+      // delivery. Any other file the uploader did not fail is checked here.
+      for (const f of report.files) {
+        if (f.status === 'uploaded' || f.status === 'skipped') confirmed.add(f.key);
+      }
+      for (const file of files) if (confirmed.has(file.key)) file.state = 'confirmed';
+      const toCheck = files.filter((f) => !confirmed.has(f.key) && !uploadFailed.has(f.key));
       emit({ type: 'phase', phase: 'confirm', files: toCheck.length });
       const confirmStarted = Date.now();
-      const missing: string[] = [];
       await eachLimited(toCheck, HEAD_CONCURRENCY, async (file) => {
         try {
           const head = await s3.send(
@@ -156,23 +182,20 @@ export async function runDelivery(args: RunDeliveryArgs): Promise<DeliveryRecord
             );
           }
           file.state = 'confirmed';
+          delete file.error;
+          confirmed.add(file.key);
         } catch (error) {
           file.state = 'failed';
           file.error = `not confirmed in the bucket: ${describe(error)}`;
-          missing.push(file.key);
         }
       });
       record.durations.confirmMs += Date.now() - confirmStarted;
       if (signal?.aborted) return await fail('interrupted; run it again to resume');
-      if (missing.length > 0) {
-        return await fail(
-          `${missing.length} object(s) not confirmed in the bucket (first: ${missing[0]})`,
-        );
-      }
     }
+    const sendable = scope.filter((b) => b.keys.every((k) => confirmed.has(k)));
 
     // 3. The mapping file, when the mapping is stored rather than sent inline.
-    if (record.mapping?.storage === 'file' && unfinished.length > 0) {
+    if (record.mapping?.storage === 'file' && sendable.length > 0) {
       await s3.send(
         new PutObjectCommand({
           Bucket: args.bucket.bucket,
@@ -187,8 +210,9 @@ export async function runDelivery(args: RunDeliveryArgs): Promise<DeliveryRecord
     // 4. Ingest, batch by batch, recording each state as it happens.
     record.state = 'ingesting';
     await store.save(record, { full: true });
-    emit({ type: 'phase', phase: 'ingest', batches: unfinished.length });
-    for (const batch of unfinished) {
+    emit({ type: 'phase', phase: 'ingest', batches: sendable.length });
+    for (const batch of sendable) {
+      await args.pause?.whenOpen();
       if (signal?.aborted) return await fail('interrupted between batches; run it again to resume');
       batch.state = 'sent';
       batch.attempts++;
@@ -227,6 +251,8 @@ export async function runDelivery(args: RunDeliveryArgs): Promise<DeliveryRecord
       await store.save(record);
       emit({ type: 'batch', index: batch.index, state: 'accepted', tracks: tracks.length });
     }
+    const waiting = record.batches.filter((b) => b.state !== 'accepted');
+    if (waiting.length > 0) return await fail(waitingMessage(record, waiting.length));
     record.state = 'accepted';
     record.finishedAt = new Date().toISOString();
     await store.save(record);
@@ -237,6 +263,15 @@ export async function runDelivery(args: RunDeliveryArgs): Promise<DeliveryRecord
   } finally {
     if (!args.s3) s3.destroy();
   }
+}
+
+/** Why a run ended with requests unsent: the failed files they wait for. */
+function waitingMessage(record: DeliveryRecord, waiting: number): string {
+  const failed = record.files.filter((f) => f.state === 'failed');
+  const first = failed[0];
+  const requests = `${waiting} of ${record.batches.length} request(s) not sent`;
+  if (!first) return `${requests}; run it again to resume`;
+  return `${failed.length} file(s) could not be uploaded or confirmed (first: ${first.path}: ${first.error ?? 'unknown error'}); ${requests}: retry the failed files`;
 }
 
 /** The one ingestion request of a batch, with the record's parameters. */
