@@ -1,6 +1,7 @@
 /**
  * Albums as the grid groups them: by UPC, else album title + album artist, else folder; and the
- * track positions of each album and disk checked for gaps (duplicates are core validation's).
+ * track positions of each album and disk checked for gaps and duplicates (duplicates are also
+ * core validation's error; the album header shows both at a glance).
  */
 import { normalizeGtin } from '../../src-main/core/model/gtin.js';
 import { normalizePosition } from '../../src-main/core/model/ingestion-body.js';
@@ -21,6 +22,16 @@ export function albumOf(draft: DraftTrack): { key: string; label: string } {
   return album;
 }
 
+/** The artist an album is shown under: its album artist, else the track's first main artist. */
+export function albumArtistOf(draft: DraftTrack): string {
+  const artists = draft.artists?.value ?? [];
+  return (
+    artists.find((a) => a.role === artistRoles.albumArtist)?.name ??
+    artists.find((a) => a.role === artistRoles.main)?.name ??
+    ''
+  );
+}
+
 function computeAlbum(draft: DraftTrack): { key: string; label: string } {
   const album = draft.album;
   const upc = album?.upc?.value.trim();
@@ -30,11 +41,7 @@ function computeAlbum(draft: DraftTrack): { key: string; label: string } {
   }
   const title = album?.title?.value.trim();
   if (title) {
-    const artists = draft.artists?.value ?? [];
-    const artist =
-      artists.find((a) => a.role === artistRoles.albumArtist)?.name ??
-      artists.find((a) => a.role === artistRoles.main)?.name ??
-      '';
+    const artist = albumArtistOf(draft);
     return {
       key: `title:${title.normalize('NFC').toLowerCase()}\u0000${artist.toLowerCase()}`,
       label: artist ? `${title} — ${artist}` : title,
@@ -45,27 +52,39 @@ function computeAlbum(draft: DraftTrack): { key: string; label: string } {
   return { key: `folder:${folder}`, label: folder ? `Folder ${folder}` : 'No album' };
 }
 
+/** A track's disk and position, when its position is a positive whole number. */
+function placeOf(draft: DraftTrack): { disk: string; position: number } | undefined {
+  const raw = draft.album?.trackPosition?.value;
+  if (!raw) return undefined;
+  const position = Number(normalizePosition(raw));
+  if (!Number.isInteger(position) || position < 1) return undefined;
+  const disk = draft.album?.diskNumber ? normalizePosition(draft.album.diskNumber.value) : '1';
+  return { disk, position };
+}
+
+/** The positions from 1 to the highest present that no track has (at most `limit` + 1). */
+function missingPositions(present: ReadonlySet<number>, limit: number): number[] {
+  const max = Math.max(...present);
+  const missing: number[] = [];
+  for (let p = 1; p <= max && missing.length <= limit; p++) if (!present.has(p)) missing.push(p);
+  return missing;
+}
+
 /** Warnings for albums whose track positions skip numbers, keyed by the index of each track. */
 export function positionGaps(drafts: readonly DraftTrack[]): Map<number, Finding> {
   const groups = new Map<string, { index: number; position: number }[]>();
   drafts.forEach((draft, index) => {
-    const raw = draft.album?.trackPosition?.value;
-    if (!raw) return;
-    const position = Number(normalizePosition(raw));
-    if (!Number.isInteger(position) || position < 1) return;
-    const disk = draft.album?.diskNumber ? normalizePosition(draft.album.diskNumber.value) : '1';
-    const key = `${albumOf(draft).key}\u0000${disk}`;
+    const place = placeOf(draft);
+    if (!place) return;
+    const key = `${albumOf(draft).key}\u0000${place.disk}`;
     const list = groups.get(key);
-    if (list) list.push({ index, position });
-    else groups.set(key, [{ index, position }]);
+    if (list) list.push({ index, position: place.position });
+    else groups.set(key, [{ index, position: place.position }]);
   });
   const result = new Map<number, Finding>();
   for (const list of groups.values()) {
     if (list.length < 2) continue;
-    const present = new Set(list.map((t) => t.position));
-    const max = Math.max(...present);
-    const missing: number[] = [];
-    for (let p = 1; p <= max && missing.length <= 5; p++) if (!present.has(p)) missing.push(p);
+    const missing = missingPositions(new Set(list.map((t) => t.position)), 5);
     if (missing.length === 0) continue;
     const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? '…' : '');
     for (const { index } of list) {
@@ -77,4 +96,38 @@ export function positionGaps(drafts: readonly DraftTrack[]): Map<number, Finding
     }
   }
   return result;
+}
+
+/** The position problems of one album's tracks, as short texts ("3", "2-5" for disk 2 track 5). */
+export interface PositionProblems {
+  gaps: string[];
+  duplicates: string[];
+}
+
+/** Gaps and duplicated positions among the tracks of one album, disk by disk. */
+export function positionProblems(drafts: readonly DraftTrack[]): PositionProblems {
+  const byDisk = new Map<string, number[]>();
+  for (const draft of drafts) {
+    const place = placeOf(draft);
+    if (!place) continue;
+    const list = byDisk.get(place.disk);
+    if (list) list.push(place.position);
+    else byDisk.set(place.disk, [place.position]);
+  }
+  const named = (disk: string, position: number) =>
+    byDisk.size > 1 || disk !== '1' ? `${disk}-${position}` : String(position);
+  const gaps: string[] = [];
+  const duplicates: string[] = [];
+  for (const [disk, positions] of byDisk) {
+    const present = new Set(positions);
+    if (positions.length > 1) {
+      for (const p of missingPositions(present, 5)) gaps.push(named(disk, p));
+    }
+    const seen = new Set<number>();
+    for (const p of positions) {
+      if (seen.has(p) && !duplicates.includes(named(disk, p))) duplicates.push(named(disk, p));
+      seen.add(p);
+    }
+  }
+  return { gaps, duplicates };
 }

@@ -55,7 +55,8 @@ export interface Column {
 }
 
 type TrackTextKey = 'outerId' | 'title' | 'isrc' | 'lyrics';
-type AlbumTextKey = 'title' | 'upc' | 'trackPosition' | 'diskNumber' | 'type';
+/** The album's text fields (columns show some; the inspector edits them all). */
+export type AlbumTextKey = Exclude<keyof DraftAlbum, 'references'>;
 
 function sourced(text: string, source: ValueSource): Sourced<string> | undefined {
   return text.trim() === '' ? undefined : { value: text, source };
@@ -69,7 +70,13 @@ function withTrack(draft: DraftTrack, key: TrackTextKey, text: string, source: V
   return next;
 }
 
-function withAlbum(draft: DraftTrack, key: AlbumTextKey, text: string, source: ValueSource) {
+/** The draft with one album text field set ('' removes it, and an album left empty). */
+export function withAlbum(
+  draft: DraftTrack,
+  key: AlbumTextKey,
+  text: string,
+  source: ValueSource,
+): DraftTrack {
   const album: DraftAlbum = { ...draft.album };
   const value = sourced(text, source);
   if (value) album[key] = value;

@@ -4,18 +4,52 @@
  * The grid's state over the library: visible columns (order, widths), sorting and filters, the
  * selection (an active cell and a rectangular range, in view coordinates), inline editing and
  * the spreadsheet operations on the range: keyboard, copy/paste as TSV, fill down, clear,
- * find and replace. Every change goes through the library as one undoable command.
+ * find and replace. Grouped by album, the view has a header line per album whose album-level
+ * cells edit the whole album. Every change goes through the library as one undoable command.
  */
-import type { Finding } from '../../src-main/core/model/track.js';
-import { albumOf } from '../lib/albums.js';
+import type { DraftTrack, Finding } from '../../src-main/core/model/track.js';
+import { albumArtistOf, albumOf, positionProblems } from '../lib/albums.js';
 import { formatTsv, parseTsv } from '../lib/csv.js';
 import { type Column, type ColumnId, columnIds, columns } from './columns.js';
 import type { DraftEdit, LibraryRow, LibraryState } from './library-state.svelte.js';
 
-/** A cell position in the current view: row index in `viewIds`, column index in `visible`. */
+/** A cell position in the current view: row index in `lines`, column index in `visible`. */
 export interface CellPos {
   row: number;
   col: number;
+}
+
+/** The header line of one album in a view grouped by album. */
+export interface AlbumHeader {
+  kind: 'album';
+  key: string;
+  label: string;
+  title: string;
+  artist: string;
+  upc: string;
+  /** The album's tracks in the view, in view order. */
+  ids: string[];
+  /** Positions no track has, and positions given to several tracks ("2-5": disk 2, track 5). */
+  gaps: string[];
+  duplicates: string[];
+  /** Album-level columns' common text across the tracks; null where they differ. */
+  values: Partial<Record<ColumnId, string | null>>;
+}
+
+/** One line of the view: a track (its row id) or an album header. */
+export type GridLine = string | AlbumHeader;
+
+/** Whether a line is an album header. */
+export function isAlbumHeader(line: GridLine | undefined): line is AlbumHeader {
+  return typeof line === 'object';
+}
+
+/** Album-level columns (the same for every track of an album): what a header edits. */
+const albumColumns = columnIds.filter((id) => columns[id].album && columns[id].set);
+
+/** Whether an album header's cell in this column can be edited (for the whole album). */
+export function isAlbumColumn(id: ColumnId): boolean {
+  return albumColumns.includes(id);
 }
 
 /** Which rows the level filter keeps. */
@@ -84,6 +118,14 @@ export class GridState {
   /** The ids of the rows shown, filtered and sorted. */
   readonly viewIds = $derived.by(() => this.#computeView());
 
+  /**
+   * The lines of the view (what selection coordinates index): the rows, with a header line
+   * before each album's first track when grouped by album.
+   */
+  readonly lines = $derived.by((): readonly GridLine[] =>
+    this.groupByAlbum ? this.#withHeaders(this.viewIds) : this.viewIds,
+  );
+
   /** The selected range, normalised. */
   readonly range = $derived.by(() => ({
     top: Math.min(this.anchor.row, this.active.row),
@@ -92,8 +134,12 @@ export class GridState {
     right: Math.max(this.anchor.col, this.active.col),
   }));
 
-  /** Ids of the selected rows. */
-  readonly selectedIds = $derived(this.viewIds.slice(this.range.top, this.range.bottom + 1));
+  /** Ids of the selected rows (album headers in the range are not tracks). */
+  readonly selectedIds = $derived(
+    this.lines
+      .slice(this.range.top, this.range.bottom + 1)
+      .filter((line): line is string => !isAlbumHeader(line)),
+  );
 
   constructor(
     readonly library: LibraryState,
@@ -155,14 +201,15 @@ export class GridState {
     if (this.groupByAlbum) {
       const keyed = list.map((row) => ({
         row,
-        album: albumOf(row.draft).label,
+        album: albumOf(row.draft),
         disk: row.draft.album?.diskNumber?.value ?? '1',
         track: row.draft.album?.trackPosition?.value ?? '',
         sortKey: sort ? this.#sortText(row, sort.column) : '',
       }));
       keyed.sort(
         (a, b) =>
-          collator.compare(a.album, b.album) ||
+          collator.compare(a.album.label, b.album.label) ||
+          (a.album.key < b.album.key ? -1 : a.album.key > b.album.key ? 1 : 0) ||
           (sort ? collator.compare(a.sortKey, b.sortKey) * sort.direction : 0) ||
           collator.compare(a.disk, b.disk) ||
           collator.compare(a.track, b.track) ||
@@ -175,6 +222,45 @@ export class GridState {
       list = keyed.map((k) => k.row);
     }
     return list.map((row) => row.id);
+  }
+
+  /** The grouped view's lines: each album's header, then its tracks (already contiguous). */
+  #withHeaders(ids: readonly string[]): GridLine[] {
+    const lines: GridLine[] = [];
+    let header: AlbumHeader | undefined;
+    let drafts: DraftTrack[] = [];
+    const close = () => {
+      if (!header) return;
+      Object.assign(header, positionProblems(drafts));
+      for (const id of albumColumns) header.values[id] = commonText(drafts, columns[id]);
+    };
+    for (const id of ids) {
+      const row = this.library.row(id);
+      if (!row) continue;
+      const album = albumOf(row.draft);
+      if (header?.key !== album.key) {
+        close();
+        header = {
+          kind: 'album',
+          key: album.key,
+          label: album.label,
+          title: row.draft.album?.title?.value ?? '',
+          artist: albumArtistOf(row.draft),
+          upc: row.draft.album?.upc?.value ?? '',
+          ids: [],
+          gaps: [],
+          duplicates: [],
+          values: {},
+        };
+        drafts = [];
+        lines.push(header);
+      }
+      header.ids.push(id);
+      drafts.push(row.draft);
+      lines.push(id);
+    }
+    close();
+    return lines;
   }
 
   #sortText(row: LibraryRow, column: ColumnId): string {
@@ -231,10 +317,23 @@ export class GridState {
     else this.sort = null;
   }
 
-  /** The row shown at a view index. */
+  /** The track shown at a line index (undefined for an album header). */
   rowAt(index: number): LibraryRow | undefined {
-    const id = this.viewIds[index];
-    return id === undefined ? undefined : this.library.row(id);
+    const line = this.lines[index];
+    return typeof line === 'string' ? this.library.row(line) : undefined;
+  }
+
+  /** The album header at a line index, if that line is one. */
+  headerAt(index: number): AlbumHeader | undefined {
+    const line = this.lines[index];
+    return isAlbumHeader(line) ? line : undefined;
+  }
+
+  /** Moves the active cell to a track's line (e.g. a pre-flight finding's "show"). */
+  reveal(id: string): boolean {
+    const index = this.lines.indexOf(id);
+    if (index >= 0) this.select({ row: index, col: this.active.col });
+    return index >= 0;
   }
 
   /** Whether a cell is in the selected range. */
@@ -253,7 +352,7 @@ export class GridState {
   /** Selects every row (all columns). */
   selectAll(): void {
     this.anchor = { row: 0, col: 0 };
-    this.active = { row: Math.max(0, this.viewIds.length - 1), col: this.visible.length - 1 };
+    this.active = { row: Math.max(0, this.lines.length - 1), col: this.visible.length - 1 };
   }
 
   /** Selects whole rows from `from` to `to` (row header click). */
@@ -264,7 +363,7 @@ export class GridState {
 
   #clampPos(pos: CellPos): CellPos {
     return {
-      row: Math.max(0, Math.min(this.viewIds.length - 1, pos.row)),
+      row: Math.max(0, Math.min(this.lines.length - 1, pos.row)),
       col: Math.max(0, Math.min(this.visible.length - 1, pos.col)),
     };
   }
@@ -277,6 +376,15 @@ export class GridState {
   /** Starts editing the active cell, optionally replacing its text with what was typed. */
   startEdit(initial?: string): boolean {
     const column = this.visible[this.active.col];
+    const header = this.headerAt(this.active.row);
+    if (header && column) {
+      if (!albumColumns.includes(column.id)) {
+        this.notice = `${column.label} is set per track; the album header edits album, UPC and album type`;
+        return false;
+      }
+      this.editing = { pos: { ...this.active }, text: initial ?? header.values[column.id] ?? '' };
+      return true;
+    }
     const row = this.rowAt(this.active.row);
     if (!column?.editable || !row || row.status !== 'ready') {
       if (column && !column.editable) this.notice = `${column.label} can't be edited here`;
@@ -292,10 +400,15 @@ export class GridState {
     if (!editing) return;
     this.editing = null;
     const column = this.visible[editing.pos.col];
-    const id = this.viewIds[editing.pos.row];
-    if (!column || id === undefined) return;
+    const line = this.lines[editing.pos.row];
+    if (!column || line === undefined) return;
+    if (isAlbumHeader(line)) {
+      this.editAlbum(line, column.id, editing.text);
+      return;
+    }
+    const id = line;
     const ids = toSelection && this.selectedIds.includes(id) ? this.selectedIds : [id];
-    this.#set(this.#albumWide(column, ids), column, editing.text);
+    this.#set(this.#albumWide(column.album, ids), column, editing.text);
   }
 
   /** Ends editing without a change. */
@@ -303,9 +416,35 @@ export class GridState {
     this.editing = null;
   }
 
-  /** Expands ids to whole albums for album-level columns when album-wide editing is on. */
-  #albumWide(column: Column, ids: readonly string[]): string[] {
-    if (!column.album || !this.albumWide) return [...ids];
+  /**
+   * Sets an album-level column on every track of an album shown under its header, as one
+   * command (tracks the filter hides are left alone: the header speaks for what it shows).
+   */
+  editAlbum(header: AlbumHeader, id: ColumnId, text: string): number {
+    if (!albumColumns.includes(id)) return 0;
+    const column = columns[id];
+    return this.#set(header.ids, column, text, `Edit album ${column.label}`);
+  }
+
+  /**
+   * Applies `change` to every selected track as one command (the inspector's edits of nested
+   * fields); album-level changes reach whole albums when album-wide editing is on.
+   */
+  editSelection(label: string, change: (draft: DraftTrack) => DraftTrack, album = false): number {
+    const ids = album ? this.#albumWide(true, this.selectedIds) : this.selectedIds;
+    const edits: DraftEdit[] = [];
+    for (const id of ids) {
+      const row = this.library.row(id);
+      if (row?.status === 'ready') edits.push({ id, draft: change(row.draft) });
+    }
+    const n = this.library.applyEdits(label, edits);
+    this.notice = n > 1 ? `${label}: ${n} tracks` : '';
+    return n;
+  }
+
+  /** Expands ids to whole albums for album-level fields when album-wide editing is on. */
+  #albumWide(album: boolean | undefined, ids: readonly string[]): string[] {
+    if (!album || !this.albumWide) return [...ids];
     const keys = new Set(
       ids
         .map((id) => this.library.row(id))
@@ -331,7 +470,7 @@ export class GridState {
   /** Sets one column on the selected rows (the inspector's multi-row edit). */
   setOnSelection(id: ColumnId, text: string): number {
     const column = columns[id];
-    return this.#set(this.#albumWide(column, this.selectedIds), column, text);
+    return this.#set(this.#albumWide(column.album, this.selectedIds), column, text);
   }
 
   /** Handles one key press; true when the grid used it. `pageRows` is how many rows fit. */
@@ -366,7 +505,7 @@ export class GridState {
       if (key === 'a') return this.#run(() => this.selectAll());
       if (event.key === 'Home') return this.#run(() => this.select({ row: 0, col }, extend));
       if (event.key === 'End')
-        return this.#run(() => this.select({ row: this.viewIds.length - 1, col }, extend));
+        return this.#run(() => this.select({ row: this.lines.length - 1, col }, extend));
       return false;
     }
     switch (event.key) {
@@ -487,13 +626,15 @@ export class GridState {
   /** Copies the top row of the range into every row below it, column by column. */
   fillDown(): number {
     const { top, bottom } = this.range;
-    const source = this.rowAt(top);
-    if (!source || bottom <= top) return 0;
+    let first = top;
+    while (first < bottom && !this.rowAt(first)) first++;
+    const source = this.rowAt(first);
+    if (!source || bottom <= first) return 0;
     const edits = new Map<string, DraftEdit['draft']>();
     for (const { column } of this.#rangeColumns()) {
       if (!column.set) continue;
       const value = column.get(source.draft);
-      for (let r = top + 1; r <= bottom; r++) {
+      for (let r = first + 1; r <= bottom; r++) {
         const row = this.rowAt(r);
         if (!row || row.status !== 'ready') continue;
         const draft = edits.get(row.id) ?? row.draft;
@@ -573,4 +714,11 @@ export class GridState {
     if (column.id === 'status') return all;
     return all.filter((f) => f.field !== undefined && column.fields.includes(f.field));
   }
+}
+
+/** A column's text when every draft has the same, else null (a header shows "mixed"). */
+function commonText(drafts: readonly DraftTrack[], column: Column): string | null {
+  const first = drafts[0] ? column.get(drafts[0]) : '';
+  for (const draft of drafts) if (column.get(draft) !== first) return null;
+  return first;
 }

@@ -1,6 +1,7 @@
 import type { CourierApi, TagList } from '../../src-main/ipc/contract.js';
 
-type Tag = TagList['tags'][number];
+/** One tag of the lexicology. */
+export type Tag = TagList['tags'][number];
 
 /** The service's tag lexicology for the active profile, searched and filtered locally. */
 export class TagsState {
@@ -19,23 +20,41 @@ export class TagsState {
       .sort(),
   );
 
-  readonly matches = $derived.by(() => {
-    const q = this.query.trim().toLowerCase();
-    return this.tags.filter(
-      (t) =>
-        (!this.category || t.category.name === this.category) &&
-        (!q || t.name.toLowerCase().includes(q)),
-    );
-  });
+  readonly matches = $derived(this.search(this.query, this.category));
 
   constructor(private readonly api: CourierApi) {}
 
-  /** Loads every tag of a profile (once per profile unless forced). */
-  async load(profile: string, force = false): Promise<void> {
-    if (!force && profile === this.profile && this.tags.length > 0) return;
+  /** The tags whose name contains `query` (any case), in `category` when one is given. */
+  search(query: string, category = ''): Tag[] {
+    const q = query.trim().toLowerCase();
+    return this.tags.filter(
+      (t) =>
+        (!category || t.category.name === category) && (!q || t.name.toLowerCase().includes(q)),
+    );
+  }
+
+  #inFlight: { profile: string; done: Promise<void> } | undefined;
+
+  /**
+   * Loads every tag of a profile (once per profile unless forced). The Tags view and the
+   * inspector's picker both ask: a load already on its way for the profile is shared.
+   */
+  load(profile: string, force = false): Promise<void> {
+    if (!force && profile === this.profile && this.tags.length > 0) return Promise.resolve();
+    if (!force && this.#inFlight?.profile === profile) return this.#inFlight.done;
+    const done = this.#fetch(profile).finally(() => {
+      if (this.#inFlight?.done === done) this.#inFlight = undefined;
+    });
+    this.#inFlight = { profile, done };
+    return done;
+  }
+
+  async #fetch(profile: string): Promise<void> {
     this.loading = true;
     this.profile = profile;
     const result = await this.api.listTags({ profile });
+    // Another profile was chosen meanwhile: its own load decides what is shown.
+    if (this.profile !== profile) return;
     this.loading = false;
     if (result.ok) {
       this.tags = result.value.tags;
