@@ -6,7 +6,8 @@
  * 300 MB.
  *
  * Files: one template per format made by ffmpeg, copied and re-tagged by mutagen in one Python
- * run. BENCH_UI_DIR keeps the folder between runs; BENCH_UI_FILES changes the count.
+ * run. BENCH_UI_DIR keeps the folder between runs; `--tracks N` (or BENCH_UI_FILES) changes the
+ * count, in a folder of its own so the 10,000-file one is not regenerated.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,14 @@ import { launchChromium } from '../../test/support/chromium.js';
 import { startWebHostProcess } from '../../test/support/web-host-process.js';
 import { type CatalogMix, generateTaggedCatalog } from './tagged-catalog.js';
 
-const count = Number(process.env.BENCH_UI_FILES ?? 10_000);
+const tracksFlag = process.argv.indexOf('--tracks');
+const count = Number(
+  tracksFlag >= 0 ? process.argv[tracksFlag + 1] : (process.env.BENCH_UI_FILES ?? 10_000),
+);
+if (!Number.isInteger(count) || count < 1) {
+  console.error('bench:ui: --tracks needs a whole number of tracks, e.g. --tracks 2000');
+  process.exit(1);
+}
 
 const mix: CatalogMix = [
   { format: 'mp3', family: 'id3v2.4' },
@@ -41,7 +49,9 @@ async function main(): Promise<void> {
     console.error(`bench:ui needs ${missing.join(', ')}`);
     process.exit(1);
   }
-  const dir = process.env.BENCH_UI_DIR ?? join(tmpdir(), 'courier-bench-ui', 'catalog');
+  const dir =
+    process.env.BENCH_UI_DIR ??
+    join(tmpdir(), 'courier-bench-ui', count === 10_000 ? 'catalog' : `catalog-${count}`);
   const started = Date.now();
   await generate(dir);
   console.log(
