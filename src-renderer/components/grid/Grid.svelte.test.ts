@@ -1,6 +1,6 @@
-import { fireEvent, render, screen } from '@testing-library/svelte';
+import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { tick } from 'svelte';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import { libraryWith } from '../../state/fake-library.js';
 import Grid from './Grid.svelte';
@@ -13,6 +13,8 @@ globalThis.ResizeObserver ??= class {
 };
 
 describe('Grid', () => {
+  afterEach(cleanup);
+
   it('is an ARIA grid usable from the keyboard alone', async () => {
     const { grid } = await libraryWith({
       'A/01.flac': { title: 'One', isrc: 'GBAYE2100001' },
@@ -41,5 +43,39 @@ describe('Grid', () => {
     await tick();
     expect(document.getElementById(`cell-1-${isrc}`)!.textContent?.trim()).toBe('GBAYE2100002');
     expect(document.getElementById(`cell-1-${isrc}`)!.getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('shows an album header row when grouped, and edits the album type once there', async () => {
+    const { grid, library } = await libraryWith({
+      'A/01.flac': { title: 'One', artist: 'Lena Park', album: 'Night Shift', track: '1' },
+      'A/03.flac': { title: 'Three', artist: 'Lena Park', album: 'Night Shift', track: '3' },
+    });
+    grid.groupByAlbum = true;
+    render(Grid, { grid });
+    await tick();
+    const table = screen.getByRole('grid', { name: 'Tracks' });
+    expect(table.getAttribute('aria-rowcount')).toBe('4');
+    const header = screen.getByRole('row', { name: /^Album Night Shift/ });
+    expect(header.getAttribute('aria-label')).toBe(
+      'Album Night Shift, by Lena Park, 2 tracks, no track 2',
+    );
+    expect(header.querySelector('[data-column="track"]')!.textContent?.trim()).toBe('no track 2');
+
+    const type = grid.visible.findIndex((c) => c.id === 'album_type');
+    grid.select({ row: 0, col: type });
+    await fireEvent.keyDown(table, { key: 'Enter' });
+    const editor = screen.getByRole('textbox', { name: 'Album type of album Night Shift' });
+    await fireEvent.input(editor, { target: { value: 'EP' } });
+    await fireEvent.keyDown(editor, { key: 'Enter' });
+    await tick();
+    expect(
+      [...document.querySelectorAll('[data-row-id] [data-column="album_type"]')].map((c) =>
+        c.textContent?.trim(),
+      ),
+    ).toEqual(['EP', 'EP']);
+    expect(header.querySelector('[data-column="album_type"]')!.textContent?.trim()).toBe('EP');
+    await fireEvent.keyDown(table, { key: 'z', ctrlKey: true });
+    await tick();
+    expect(library.row('id:A/03.flac')!.draft.album?.type).toBeUndefined();
   });
 });

@@ -1,0 +1,270 @@
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
+import { tick } from 'svelte';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import type { CourierApi, TagList } from '../../src-main/ipc/contract.js';
+import { libraryWith } from '../state/fake-library.js';
+import { TagsState } from '../state/tags-state.svelte.js';
+import Inspector from './Inspector.svelte';
+
+const lexicology: TagList['tags'] = [
+  { id: 't1', name: 'Mellow', category: { id: 'c1', name: 'Mood' } },
+  { id: 't2', name: 'Melancholic', category: { id: 'c1', name: 'Mood' } },
+  { id: 't3', name: 'Electronic', category: { id: 'c2', name: 'Genre' } },
+];
+
+/** A lexicology behind a fake door that counts how often it was asked. */
+function tagsFor(tags = lexicology) {
+  const door = { calls: 0 };
+  const api = {
+    async listTags() {
+      door.calls++;
+      return { ok: true, value: { tags, total: tags.length, complete: true } };
+    },
+  } as unknown as CourierApi;
+  return { tags: new TagsState(api), door };
+}
+
+async function twoTracks() {
+  const setup = await libraryWith({
+    'A/01.flac': { title: 'One', artist: 'Lena Park', album: 'Night Shift', track: '1' },
+    'A/02.flac': { title: 'Two', artist: 'Sam Reed', album: 'Night Shift', track: '2' },
+  });
+  setup.grid.selectRows(0, 1);
+  return setup;
+}
+
+const draftOf = (library: Awaited<ReturnType<typeof libraryWith>>['library'], file: string) =>
+  library.row(`id:${file}`)!.draft;
+
+describe('Inspector', () => {
+  afterEach(cleanup);
+
+  describe('artists', () => {
+    it('shows the artists of several tracks as mixed and sets a role only where that artist is', async () => {
+      const { grid, library, api } = await twoTracks();
+      render(Inspector, { grid });
+      const artists = within(screen.getByTestId('inspector-artists'));
+      // Each artist is on one of the two selected tracks.
+      expect(artists.getAllByText('1/2')).toHaveLength(2);
+
+      const role = artists.getByRole('combobox', { name: 'Role of Sam Reed' });
+      await fireEvent.change(role, { target: { value: 'Featured' } });
+      expect(draftOf(library, 'A/02.flac').artists).toEqual({
+        value: [{ name: 'Sam Reed', role: 'Featured' }],
+        source: { kind: 'manual' },
+      });
+      // The other track, and every other field, stay as they were.
+      expect(draftOf(library, 'A/01.flac')).toBe(library.row('id:A/01.flac')!.original);
+      expect(draftOf(library, 'A/02.flac').title?.value).toBe('Two');
+      expect(library.undoLabel).toBe('Set artist role');
+
+      library.undo();
+      expect(draftOf(library, 'A/02.flac').artists?.value).toEqual([
+        { name: 'Sam Reed', role: 'Main' },
+      ]);
+      library.redo();
+      expect(draftOf(library, 'A/02.flac').artists?.value[0]?.role).toBe('Featured');
+      // Saved with the session like any other edit.
+      await library.saveNow();
+      const saved = api.saved.session!.rows.find((r) => r.id === 'id:A/02.flac')!;
+      expect(saved.draft.artists?.value[0]?.role).toBe('Featured');
+    });
+
+    it('adds an artist to every selected track as one undo step, then reorders and removes it', async () => {
+      const { grid, library } = await twoTracks();
+      render(Inspector, { grid });
+      await fireEvent.input(screen.getByRole('textbox', { name: 'New artist name' }), {
+        target: { value: 'Theo Vance' },
+      });
+      await fireEvent.input(screen.getByRole('combobox', { name: 'New artist role' }), {
+        target: { value: 'Composer' },
+      });
+      await fireEvent.click(screen.getByRole('button', { name: 'Add artist' }));
+      for (const file of ['A/01.flac', 'A/02.flac']) {
+        expect(draftOf(library, file).artists?.value.at(-1)).toEqual({
+          name: 'Theo Vance',
+          role: 'Composer',
+        });
+      }
+      const artists = within(screen.getByTestId('inspector-artists'));
+      await tick();
+      // On both tracks now: no count. The lists differ, so there is no common order to change.
+      expect(artists.getAllByText(/\/2/)).toHaveLength(2);
+      expect(
+        (artists.getByRole('button', { name: 'Move Theo Vance up' }) as HTMLButtonElement).disabled,
+      ).toBe(true);
+
+      grid.selectRows(0, 0);
+      await tick();
+      await fireEvent.click(screen.getByRole('button', { name: 'Move Theo Vance up' }));
+      expect(draftOf(library, 'A/01.flac').artists?.value.map((a) => a.name)).toEqual([
+        'Theo Vance',
+        'Lena Park',
+      ]);
+      await fireEvent.click(screen.getByRole('button', { name: 'Remove Theo Vance (Composer)' }));
+      expect(draftOf(library, 'A/01.flac').artists?.value).toEqual([
+        { name: 'Lena Park', role: 'Main' },
+      ]);
+      // The inspector shows where the list came from and what it was.
+      expect(screen.getByTestId('inspector').textContent).toContain('edited');
+
+      library.undo();
+      library.undo();
+      library.undo();
+      expect(draftOf(library, 'A/02.flac').artists?.value).toEqual([
+        { name: 'Sam Reed', role: 'Main' },
+      ]);
+    });
+
+    it('keeps an artist whose name is emptied as it was', async () => {
+      const { grid, library } = await twoTracks();
+      grid.selectRows(0, 0);
+      render(Inspector, { grid });
+      const name = screen.getByRole('textbox', { name: 'Artist name: Lena Park' });
+      await fireEvent.change(name, { target: { value: '  ' } });
+      expect((name as HTMLInputElement).value).toBe('Lena Park');
+      expect(library.undoLabel).toBeUndefined();
+    });
+  });
+
+  describe('customer tags', () => {
+    it('picks a tag from the lexicology by name and category with the keyboard, for every selected track', async () => {
+      const { grid, library } = await twoTracks();
+      const { tags, door } = tagsFor();
+      render(Inspector, { grid, tags, profile: 'Sandbox' });
+      const picker = screen.getByRole('combobox', { name: 'Add customer tag' });
+      await fireEvent.focus(picker);
+      await tags.load('Sandbox');
+      await fireEvent.change(screen.getByRole('combobox', { name: 'Tag category' }), {
+        target: { value: 'Mood' },
+      });
+      await fireEvent.input(picker, { target: { value: 'mel' } });
+      expect(screen.getByTestId('tag-picker-status').textContent).toContain('2 matching tags');
+      const listbox = within(screen.getByRole('listbox', { name: 'Tags' }));
+      const options = listbox.getAllByRole('option').map((o) => o.textContent?.trim());
+      expect(options).toEqual([
+        'Mellow Mood',
+        'Melancholic Mood',
+        expect.stringContaining('Add “mel” as Mood'),
+      ]);
+
+      await fireEvent.keyDown(picker, { key: 'ArrowDown' });
+      expect(picker.getAttribute('aria-activedescendant')).toBe(
+        listbox.getAllByRole('option')[0]!.id,
+      );
+      await fireEvent.keyDown(picker, { key: 'Enter' });
+      for (const file of ['A/01.flac', 'A/02.flac']) {
+        expect(draftOf(library, file).customerTags).toEqual({
+          value: [{ tag: 'Mellow', category: 'Mood' }],
+          source: { kind: 'manual' },
+        });
+      }
+      expect(library.undoLabel).toBe('Add customer tag');
+      expect(door.calls).toBe(1);
+
+      await tick();
+      await fireEvent.click(
+        screen.getByRole('button', { name: 'Remove customer tag Mood: Mellow' }),
+      );
+      expect(draftOf(library, 'A/01.flac').customerTags).toBeUndefined();
+      library.undo();
+      expect(draftOf(library, 'A/01.flac').customerTags?.value).toHaveLength(1);
+    });
+
+    it('says plainly that there is no lexicology without a profile, and adds a typed tag', async () => {
+      const { grid, library } = await twoTracks();
+      const { tags, door } = tagsFor();
+      render(Inspector, { grid, tags, profile: null });
+      const picker = screen.getByRole('combobox', { name: 'Add customer tag' });
+      await fireEvent.focus(picker);
+      expect(screen.getByTestId('tag-picker-status').textContent).toMatch(
+        /No profile is active, so the lexicology can’t be loaded/,
+      );
+      await fireEvent.input(picker, { target: { value: 'Late Night' } });
+      await fireEvent.keyDown(picker, { key: 'Enter' });
+      expect(draftOf(library, 'A/01.flac').customerTags?.value).toEqual([
+        { tag: 'Late Night', category: 'Genre' },
+      ]);
+      expect(door.calls).toBe(0);
+    });
+
+    it('shows why the lexicology could not be loaded', async () => {
+      const { grid } = await twoTracks();
+      const api = {
+        async listTags() {
+          return { ok: false, error: { code: 'network', message: 'The service is unreachable.' } };
+        },
+      } as unknown as CourierApi;
+      const tags = new TagsState(api);
+      render(Inspector, { grid, tags, profile: 'Production' });
+      await fireEvent.focus(screen.getByRole('combobox', { name: 'Add customer tag' }));
+      await tags.load('Production');
+      await tick();
+      expect(screen.getByTestId('tag-picker-status').textContent).toContain(
+        'The lexicology could not be loaded: The service is unreachable.',
+      );
+    });
+  });
+
+  describe('references and album details', () => {
+    it('adds a reference to the selected tracks and an album release date to their album', async () => {
+      const { grid, library } = await libraryWith({
+        'A/01.flac': { title: 'One', album: 'Night Shift', upc: '5099902988023' },
+        'A/02.flac': { title: 'Two', album: 'Night Shift', upc: '5099902988023' },
+        'B/01.flac': { title: 'Other', album: 'Elsewhere' },
+      });
+      grid.selectRows(0, 0);
+      render(Inspector, { grid });
+      const references = screen.getAllByRole('textbox', { name: 'New reference source' })[0]!;
+      await fireEvent.input(references, { target: { value: 'isni' } });
+      const id = screen.getByRole('textbox', { name: 'New reference id' });
+      await fireEvent.input(id, { target: { value: '0000000121032683' } });
+      await fireEvent.keyDown(id, { key: 'Enter' });
+      expect(draftOf(library, 'A/01.flac').references?.value).toEqual([
+        { source: 'isni', id: '0000000121032683' },
+      ]);
+      expect(draftOf(library, 'A/02.flac').references).toBeUndefined();
+
+      const date = screen.getByLabelText('Album release date');
+      await fireEvent.change(date, { target: { value: '2021-05-14' } });
+      // Album-level: the whole album, not the other one.
+      for (const file of ['A/01.flac', 'A/02.flac']) {
+        expect(draftOf(library, file).album?.releaseDate).toEqual({
+          value: '2021-05-14',
+          source: { kind: 'manual' },
+        });
+      }
+      expect(draftOf(library, 'B/01.flac').album?.releaseDate).toBeUndefined();
+      library.undo();
+      expect(draftOf(library, 'A/02.flac').album?.releaseDate).toBeUndefined();
+    });
+
+    it('shows a field that differs across the selection as mixed and leaves it alone', async () => {
+      const { grid, library } = await libraryWith({
+        'A/01.flac': { title: 'One', album: 'Night Shift' },
+        'A/02.flac': { title: 'Two', album: 'Night Shift' },
+      });
+      library.applyEdits('Label', [
+        {
+          id: 'id:A/01.flac',
+          draft: {
+            ...draftOf(library, 'A/01.flac'),
+            album: {
+              ...draftOf(library, 'A/01.flac').album,
+              label: { value: 'Dusk', source: { kind: 'manual' } },
+            },
+          },
+        },
+      ]);
+      grid.selectRows(0, 1);
+      render(Inspector, { grid });
+      expect(screen.getByLabelText('Label').getAttribute('placeholder')).toBe('(mixed)');
+      const catalog = screen.getByLabelText('Catalog number');
+      await fireEvent.change(catalog, { target: { value: 'DSK-001' } });
+      expect(draftOf(library, 'A/01.flac').album?.label?.value).toBe('Dusk');
+      expect(draftOf(library, 'A/02.flac').album?.label).toBeUndefined();
+      expect(draftOf(library, 'A/02.flac').album?.catalogNumber?.value).toBe('DSK-001');
+    });
+  });
+});
