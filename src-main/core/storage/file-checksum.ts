@@ -11,8 +11,32 @@ import { Worker } from 'node:worker_threads';
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
+const { open } = require('node:fs/promises');
 const sessions = new Map();
+async function hashFile(m) {
+  const h = createHash('md5');
+  const handle = await open(m.path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(1 << 20);
+    for (let at = m.start, end = m.start + m.length; at < end; ) {
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, end - at), at);
+      if (bytesRead === 0) throw new Error('The file became shorter while it was being uploaded.');
+      h.update(buffer.subarray(0, bytesRead));
+      at += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
+  return h.digest();
+}
 parentPort.on('message', (m) => {
+  if (m.op === 'file') {
+    hashFile(m).then(
+      (md5) => parentPort.postMessage({ id: m.id, md5 }),
+      (e) => parentPort.postMessage({ id: m.id, error: { message: e.message, code: e.code } }),
+    );
+    return;
+  }
   if (m.op === 'final') {
     const h = sessions.get(m.session) ?? createHash('md5');
     sessions.delete(m.session);
@@ -28,6 +52,12 @@ parentPort.on('message', (m) => {
   parentPort.postMessage({ id: m.id, md5: createHash('md5').update(view).digest() });
 });
 `;
+
+interface WorkerReply {
+  id: number;
+  md5?: Uint8Array;
+  error?: { message: string; code?: string };
+}
 
 interface Pending {
   resolve: (md5: Buffer) => void;
@@ -56,10 +86,11 @@ export class HashPool {
   constructor(size = 1) {
     for (let i = 0; i < size; i++) {
       const worker = new Worker(WORKER_SOURCE, { eval: true });
-      worker.on('message', (m: { id: number; md5: Uint8Array }) => {
+      worker.on('message', (m: WorkerReply) => {
         const p = this.pending.get(m.id);
         this.pending.delete(m.id);
-        p?.resolve(Buffer.from(m.md5));
+        if (m.error) p?.reject(Object.assign(new Error(m.error.message), { code: m.error.code }));
+        else p?.resolve(Buffer.from(m.md5!));
       });
       worker.on('error', (error) => {
         for (const p of this.pending.values()) p.reject(error);
@@ -77,6 +108,14 @@ export class HashPool {
       offset: view.byteOffset,
       length: view.length,
     });
+  }
+
+  /**
+   * MD5 of `length` bytes of the file at `path` from `start`, read by the worker itself: whole
+   * files sent in one streamed PUT are never held in memory, and the main thread never sees them.
+   */
+  fileMd5(path: string, start: number, length: number): Promise<Buffer> {
+    return this.post({ op: 'file', path, start, length });
   }
 
   /** Feeds `view` into a whole-file session and returns the chunk's own MD5. */

@@ -23,6 +23,33 @@ export function choosePartSize(fileSize: number, floor: number = PART_LIMITS.flo
   return size;
 }
 
+/** The largest file sent in one PUT by default, however fast the link. */
+export const SINGLE_PUT_MAX = 64 * MiB;
+
+/** An interruption should cost no more than about this many seconds of a run's transfer. */
+export const LOSS_BUDGET_SECONDS = 15;
+
+/**
+ * The largest file to send in one PUT right now, given the run's measured throughput.
+ *
+ * One PUT is one request where multipart takes at least three, and the server stores the bytes
+ * once instead of assembling parts on Complete (s3rver and moto rewrite the whole object then).
+ * But a PUT can't resume: an interruption loses it whole, as it loses a part in flight. So a file
+ * goes in one PUT only when `concurrency` transfers of its size together hold no more than
+ * LOSS_BUDGET_SECONDS of the current throughput — never below the part floor (a part in flight
+ * costs as much), never above `max`. While the throughput is unknown (0), that is the floor:
+ * on a slow or unknown link every file above a part is resumable part by part.
+ */
+export function singlePutLimit(args: {
+  floor: number;
+  max: number;
+  bytesPerSecond: number;
+  concurrency: number;
+}): number {
+  const affordable = (args.bytesPerSecond * LOSS_BUDGET_SECONDS) / Math.max(1, args.concurrency);
+  return Math.max(args.floor, Math.min(args.max, Math.floor(affordable)));
+}
+
 /** Number of parts a file of `fileSize` bytes is cut into with parts of `partSize` bytes. */
 export function partCount(fileSize: number, partSize: number): number {
   return Math.max(1, Math.ceil(fileSize / partSize));

@@ -69,9 +69,7 @@ export class ProgressTracker {
 
   /** The current figures, without the per-file detail. */
   snapshot(): ProgressSnapshot {
-    const now = this.now();
-    this.sample(now);
-    const rate = this.rate();
+    const rate = this.bytesPerSecond();
     const remaining = this.total - this.confirmed;
     const files: ProgressSnapshot['files'] = {};
     for (const key of this.changed) files[key] = { ...this.perFile.get(key)! };
@@ -84,6 +82,12 @@ export class ProgressTracker {
       etaSeconds: rate > 0 ? Math.ceil(remaining / rate) : remaining === 0 ? 0 : null,
       files,
     };
+  }
+
+  /** Confirmed bytes per second, as a moving average; 0 while too few samples tell. */
+  bytesPerSecond(): number {
+    this.sample(this.now());
+    return this.rate();
   }
 
   private now(): number {

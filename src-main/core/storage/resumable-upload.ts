@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { createReadStream, ReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 
 import {
@@ -14,7 +15,7 @@ import {
 import { CourierError } from '../errors.js';
 import { expectedEtags, readFully } from './file-checksum.js';
 import { assertDeliveryKey } from './object-key.js';
-import { choosePartSize, partCount, partRange } from './part-size.js';
+import { choosePartSize, partCount, partRange, singlePutLimit } from './part-size.js';
 import { backoffDelay, classifyFailure, sleep } from './retry.js';
 import { isUnsupported } from './s3-capabilities.js';
 import type { RestartReason, UploadContext } from './upload-context.js';
@@ -51,6 +52,8 @@ class RestartFile extends Error {
     super(reason);
   }
 }
+
+const MiB = 1024 * 1024;
 
 const etagOf = (value: string | undefined): string => (value ?? '').replaceAll('"', '');
 
@@ -169,9 +172,16 @@ async function uploadOnce(
     return writer;
   };
   let etag: string;
-  if (size <= ctx.partSizeFloor) {
+  const putLimit = singlePutLimit({
+    floor: ctx.partSizeFloor,
+    max: ctx.singlePutMax,
+    bytesPerSecond: ctx.progress.bytesPerSecond(),
+    concurrency: ctx.budget.limit,
+  });
+  // A multipart upload already under way is resumed, whatever the link's speed is now.
+  if (journal?.state !== 'uploading' && size <= putLimit) {
     ctx.emit({ type: 'file-start', key, localPath, size, resumedBytes: 0, multipart: false });
-    etag = await putSmall(ctx, key, localPath, size);
+    etag = await putWhole(ctx, key, localPath, size, mtimeMs);
     ctx.progress.confirm(key, size);
   } else {
     etag = await uploadMultipart(ctx, key, localPath, size, mtimeMs, partSize, journal, writerFor);
@@ -230,27 +240,50 @@ async function alreadyInBucket(
   return candidates.includes(remote);
 }
 
-async function putSmall(
+/**
+ * Sends a whole file in one PUT, streamed from disk: its MD5 (for Content-MD5, which S3 checks)
+ * is read by a hashing thread first, then each attempt streams the file afresh, so memory stays
+ * small whatever the file's size. A file that changes on disk in between restarts its upload.
+ */
+async function putWhole(
   ctx: UploadContext,
   key: string,
   localPath: string,
   size: number,
+  mtimeMs: number,
 ): Promise<string> {
-  const slice = { localPath, start: 0, length: size, capacity: ctx.partSizeFloor };
+  const md5 = (await ctx.hashes.fileMd5(localPath, 0, size)).toString('base64');
+  const unchanged = async (): Promise<void> => {
+    const now = await stat(localPath);
+    if (now.size !== size || Math.floor(now.mtimeMs) !== mtimeMs) {
+      throw new RestartFile('local-file-changed');
+    }
+  };
   const response = await withRetries(ctx, key, 'PutObject', (attempt) =>
-    transfer(ctx, slice, ctx.signal, (data, md5) => {
+    holdingSlot(ctx, size, ctx.signal, async () => {
+      await unchanged();
       ctx.emit({ type: 'part-start', key, partNumber: 1, bytes: size, attempt });
       ctx.stats.bytesSent += size;
-      return ctx.client.send(
-        new PutObjectCommand({
-          Bucket: ctx.bucket,
-          Key: key,
-          Body: data,
-          ContentLength: size,
-          ContentMD5: md5,
-        }),
-        { abortSignal: ctx.signal },
-      );
+      const body =
+        size === 0
+          ? new Uint8Array()
+          : createReadStream(localPath, { start: 0, end: size - 1, highWaterMark: MiB });
+      try {
+        const sent = await ctx.client.send(
+          new PutObjectCommand({
+            Bucket: ctx.bucket,
+            Key: key,
+            Body: body,
+            ContentLength: size,
+            ContentMD5: md5,
+          }),
+          { abortSignal: ctx.signal },
+        );
+        await unchanged();
+        return sent;
+      } finally {
+        if (body instanceof ReadStream) body.destroy();
+      }
     }),
   );
   ctx.emit({ type: 'part-done', key, partNumber: 1, bytes: size });
@@ -258,7 +291,31 @@ async function putSmall(
 }
 
 /**
- * One transfer: takes a budget slot, reads and hashes a slice of the file into a pooled buffer,
+ * Runs `send` while holding one slot of the shared budget (and, with a bandwidth limit, the
+ * tokens for `bytes`). A pause that began while this transfer waited for a slot holds it back too.
+ */
+async function holdingSlot<T>(
+  ctx: UploadContext,
+  bytes: number,
+  signal: AbortSignal,
+  send: () => Promise<T>,
+): Promise<T> {
+  for (;;) {
+    await ctx.whenRunning();
+    await ctx.budget.acquire(signal);
+    if (!ctx.isPaused()) break;
+    ctx.budget.release();
+  }
+  try {
+    if (ctx.limiter) await ctx.limiter.take(bytes, signal);
+    return await send();
+  } finally {
+    ctx.budget.release();
+  }
+}
+
+/**
+ * One part: holds a budget slot, reads and hashes a slice of the file into a pooled buffer,
  * sends it, then gives the buffer and the slot back. Memory is bounded by the budget: a part's
  * bytes are held only while its slot is.
  */
@@ -268,30 +325,21 @@ async function transfer<T>(
   signal: AbortSignal,
   send: (data: Buffer, md5: string) => Promise<T>,
 ): Promise<T> {
-  // A pause that began while this transfer waited for a slot must hold it back too.
-  for (;;) {
-    await ctx.whenRunning();
-    await ctx.budget.acquire(signal);
-    if (!ctx.isPaused()) break;
-    ctx.budget.release();
-  }
-  let data: Buffer | undefined;
-  try {
-    if (ctx.limiter) await ctx.limiter.take(slice.length, signal);
+  return holdingSlot(ctx, slice.length, signal, async () => {
     const buffer = ctx.buffers.take(slice.length, slice.capacity);
-    const handle = await open(slice.localPath, 'r');
     try {
-      await readFully(handle, buffer, slice.start, slice.length);
+      const handle = await open(slice.localPath, 'r');
+      try {
+        await readFully(handle, buffer, slice.start, slice.length);
+      } finally {
+        await handle.close();
+      }
+      const md5 = await ctx.hashes.md5(buffer);
+      return await send(buffer, md5.toString('base64'));
     } finally {
-      await handle.close();
+      ctx.buffers.give(buffer);
     }
-    data = buffer;
-    const md5 = await ctx.hashes.md5(buffer);
-    return await send(buffer, md5.toString('base64'));
-  } finally {
-    if (data) ctx.buffers.give(data);
-    ctx.budget.release();
-  }
+  });
 }
 
 async function uploadMultipart(

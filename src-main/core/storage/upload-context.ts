@@ -58,8 +58,15 @@ export interface UploadOptions {
   /** Idle-socket timeout per request, in ms (default 60 s): a stalled request is retried. */
   idleTimeoutMs?: number;
   /**
+   * The largest file sent in one PUT once the link is known to be fast enough (default 64 MiB,
+   * at most 5 GiB); larger files, and any file while the link's speed is unknown or slow, go
+   * multipart and resume part by part. See `singlePutLimit`.
+   */
+  singlePutMaxBytes?: number;
+  /**
    * FOR TESTS ONLY: lowers the 8 MiB part-size floor (and the single-PUT threshold with it) so
    * test data can be a few MiB. Real S3 rejects parts under 5 MiB; never set it in the product.
+   * Unless `singlePutMaxBytes` is also given, files above this floor always go multipart.
    */
   testPartSizeFloor?: number;
 }
@@ -86,6 +93,8 @@ export interface UploadContext {
   /** Bytes handed to the network in this run, retries and unfinished attempts included. */
   stats: { bytesSent: number };
   partSizeFloor: number;
+  /** The most `singlePutLimit` may allow. */
+  singlePutMax: number;
   maxAttempts: number;
   retryBaseMs: number;
 }

@@ -5,7 +5,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { BufferPool } from './buffer-pool.js';
 import { ConcurrencyBudget } from './concurrency-budget.js';
 import { HashPool } from './file-checksum.js';
-import { PART_LIMITS } from './part-size.js';
+import { PART_LIMITS, SINGLE_PUT_MAX } from './part-size.js';
 import { ProgressTracker } from './progress.js';
 import { RateLimiter } from './rate-limiter.js';
 import { type FileOutcome, uploadFile, type UploadItem } from './resumable-upload.js';
@@ -122,6 +122,11 @@ export class UploadQueue {
       emit: (event) => this.emit(event),
       stats: { bytesSent: 0 },
       partSizeFloor: options.testPartSizeFloor ?? PART_LIMITS.floor,
+      singlePutMax: Math.min(
+        PART_LIMITS.max,
+        options.singlePutMaxBytes ??
+          (options.testPartSizeFloor !== undefined ? options.testPartSizeFloor : SINGLE_PUT_MAX),
+      ),
       maxAttempts: options.maxAttempts ?? 8,
       retryBaseMs: options.retryBaseMs ?? 250,
     };

@@ -78,5 +78,42 @@ for (const factory of peerFactories()) {
       expect(third.files.map((f) => f.status)).toEqual(['skipped', 'skipped', 'skipped']);
       expect(third.bytesSent).toBe(0);
     });
+
+    it('sends files in one PUT once the link is known to be fast, and they arrive intact', async () => {
+      // Files of 4 parts and a bit; the first starts before any throughput is measured.
+      const names = Array.from({ length: 16 }, (_, i) => `track-${String(i).padStart(2, '0')}.wav`);
+      const { dir, paths } = await makeTree(
+        Object.fromEntries(names.map((n) => [n, 4 * TEST_PART + 1000])),
+      );
+      const items = await planDirectoryUpload(dir, 'Adaptive');
+      const options = { testPartSizeFloor: TEST_PART, singlePutMaxBytes: 8 * TEST_PART };
+      const queue = new UploadQueue({
+        target: peer.target,
+        dataDir: await makeDataDir(),
+        items,
+        options: { ...options, concurrency: 1 },
+      });
+      const starts: boolean[] = [];
+      queue.on((e) => e.type === 'file-start' && starts.push(e.multipart));
+      const report = await queue.start();
+      expect(report.ok).toBe(true);
+      // Unknown link: resumable parts. Once loopback's speed is measured: one PUT per file.
+      expect(starts[0]).toBe(true);
+      expect(starts.at(-1)).toBe(false);
+      for (const name of names) {
+        expect(await sha256Object(peer.target, deliveryKey('Adaptive', name))).toBe(
+          await sha256File(paths[name]!),
+        );
+      }
+      // Objects sent either way are recognised as already there.
+      const again = await new UploadQueue({
+        target: peer.target,
+        dataDir: await makeDataDir(),
+        items,
+        options,
+      }).start();
+      expect(again.files.every((f) => f.status === 'skipped')).toBe(true);
+      expect(again.bytesSent).toBe(0);
+    });
   });
 }

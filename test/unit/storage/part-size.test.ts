@@ -5,6 +5,8 @@ import {
   PART_LIMITS,
   partCount,
   partRange,
+  SINGLE_PUT_MAX,
+  singlePutLimit,
 } from '../../../src-main/core/storage/part-size.js';
 
 const MiB = 1024 * 1024;
@@ -45,5 +47,30 @@ describe('part size', () => {
 
   it('counts an empty file as one part', () => {
     expect(partCount(0, MiB)).toBe(1);
+  });
+
+  describe('single-PUT limit', () => {
+    const floor = PART_LIMITS.floor;
+    const limit = (bytesPerSecond: number, concurrency = 8): number =>
+      singlePutLimit({ floor, max: SINGLE_PUT_MAX, bytesPerSecond, concurrency });
+
+    it('sends only files up to one part in one PUT while the link speed is unknown', () => {
+      expect(limit(0)).toBe(floor);
+    });
+
+    it('keeps a home uplink resumable part by part', () => {
+      // 10 Mbit/s shared by 8 transfers: a bigger PUT would risk more than 15 s of work.
+      expect(limit(1.25e6)).toBe(floor);
+    });
+
+    it('grows with the link so that 8 PUTs in flight hold about 15 s of transfer', () => {
+      // 100 Mbit/s: 12.5 MB/s × 15 s / 8 ≈ 23 MB.
+      expect(limit(12.5e6)).toBe(Math.floor((12.5e6 * 15) / 8));
+      expect(limit(12.5e6, 4)).toBe(Math.floor((12.5e6 * 15) / 4));
+    });
+
+    it('never goes above its maximum', () => {
+      expect(limit(1e9)).toBe(SINGLE_PUT_MAX);
+    });
   });
 });
