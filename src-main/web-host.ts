@@ -10,11 +10,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { homedir } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { type WebSocket, WebSocketServer } from 'ws';
 
+import { downloadFileName, openObject, withProfileBucket } from './core/bucket/bucket-download.js';
+import { CourierError } from './core/errors.js';
 import { PickedFileFinder } from './core/files/find-picked-file.js';
 import { type CoreServices, createServices } from './core/services.js';
 import { fail } from './ipc/contract.js';
@@ -22,6 +25,9 @@ import { createRouter, type Router } from './ipc/router.js';
 
 const RENDERER_DIR = fileURLToPath(new URL('../dist/renderer/', import.meta.url));
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+/** How long a download address stays valid: the page fetches it at once. */
+const TICKET_MS = 60_000;
+const DOWNLOAD_PATH = '/download/';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -57,13 +63,28 @@ export async function startWebHost(options: WebHostOptions = {}): Promise<WebHos
   }
   const token = randomBytes(24).toString('base64url');
   const finder = new PickedFileFinder(options.roots ?? [homedir(), process.cwd()]);
+  const services = options.services ?? createServices();
+  const tickets = new DownloadTickets();
   const router = createRouter(
-    { kind: 'web', locate: (ref) => finder.find(ref.relativePath, ref) },
-    options.services ?? createServices(),
+    {
+      kind: 'web',
+      locate: (ref) => finder.find(ref.relativePath, ref),
+      offerDownload: (profile, key) => DOWNLOAD_PATH + tickets.issue(profile, key),
+    },
+    services,
   );
 
   const server = createServer((request, response) => {
-    serveStatic(rendererDir, request, response).catch(() => {
+    const pathname = new URL(request.url ?? '/', 'http://x').pathname;
+    const served = pathname.startsWith(DOWNLOAD_PATH)
+      ? serveDownload(
+          tickets.take(pathname.slice(DOWNLOAD_PATH.length)),
+          services,
+          request,
+          response,
+        )
+      : serveStatic(rendererDir, request, response);
+    served.catch(() => {
       if (!response.headersSent) response.writeHead(500);
       response.end();
     });
@@ -126,6 +147,91 @@ function serveSocket(ws: WebSocket, router: Router): void {
         : fail('invalid_request', 'A message needs a channel.');
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, result }));
   });
+}
+
+/** What a download address stands for. */
+interface Ticket {
+  profile: string;
+  key: string;
+}
+
+/**
+ * One-time download addresses. The page gets one over the socket (token and Origin checked) and
+ * hands it to the browser's download, which can send neither: the random address is the
+ * permission, used once and soon expired, so it is worthless in the browser's download history.
+ */
+class DownloadTickets {
+  readonly #open = new Map<string, Ticket & { expires: number }>();
+
+  issue(profile: string, key: string): string {
+    const now = Date.now();
+    for (const [id, ticket] of this.#open) if (ticket.expires < now) this.#open.delete(id);
+    const id = randomBytes(24).toString('base64url');
+    this.#open.set(id, { profile, key, expires: now + TICKET_MS });
+    return id;
+  }
+
+  /** The ticket, once: a second use, an expired or an unknown address gets nothing. */
+  take(id: string): Ticket | undefined {
+    const ticket = this.#open.get(id);
+    this.#open.delete(id);
+    return ticket && ticket.expires >= Date.now() ? ticket : undefined;
+  }
+}
+
+/** Streams a bucket object to the browser as an attachment, never holding it in memory. */
+async function serveDownload(
+  ticket: Ticket | undefined,
+  services: CoreServices,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  if (request.method !== 'GET') {
+    response.writeHead(405).end();
+    return;
+  }
+  if (!ticket || request.headers['sec-fetch-site'] === 'cross-site') {
+    plain(response, 404, 'This download address was used or has expired: click Download again.');
+    return;
+  }
+  const { profile, key } = ticket;
+  try {
+    await withProfileBucket(services.connections, profile, async (s3, bucket) => {
+      const object = await openObject(s3, bucket, key);
+      response.writeHead(200, {
+        'Content-Type': 'application/octet-stream',
+        'Content-Length': String(object.size),
+        'Content-Disposition': attachment(downloadFileName(key)),
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      await pipeline(object.body, response);
+    });
+  } catch (error) {
+    if (response.headersSent) {
+      // Cut the connection: the browser marks the download failed instead of keeping a part.
+      response.destroy();
+      return;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    const notFound = error instanceof CourierError && error.code === 'not_found';
+    plain(response, notFound ? 404 : 502, `Could not download ${key}: ${message}`);
+  }
+}
+
+/** `Content-Disposition` for a file name: an ASCII fallback and the UTF-8 name (RFC 6266). */
+function attachment(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  // RFC 5987 leaves ' ( ) * out of the characters allowed unencoded; encodeURIComponent keeps them.
+  const utf8 = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`;
+}
+
+function plain(response: ServerResponse, status: number, text: string): void {
+  response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(text);
 }
 
 async function serveStatic(

@@ -1,10 +1,36 @@
 import type { MenuItemConstructorOptions } from 'electron';
 
+import type { Router } from '../ipc/router.js';
+
 /** What the app's own menu items do; main supplies them. */
 export interface MenuHandlers {
   openPreferences(): void;
   openDataFolder(): void;
   viewLogs(): void;
+}
+
+/**
+ * The menu items over the router: Preferences… brings the window forward on Settings; the
+ * folder items run the same operations as the Settings buttons, and a failure is told in the
+ * window rather than lost.
+ */
+export function menuHandlers(
+  router: Pick<Router, 'dispatch' | 'emit'>,
+  focus: () => void,
+): MenuHandlers {
+  const run = (channel: 'app:openDataFolder' | 'app:openLogs') => {
+    void router.dispatch(channel, {}).then((result) => {
+      if (!result.ok) router.emit('app:notice', { level: 'error', message: result.error.message });
+    });
+  };
+  return {
+    openPreferences: () => {
+      focus();
+      router.emit('app:navigate', { view: 'settings' });
+    },
+    openDataFolder: () => run('app:openDataFolder'),
+    viewLogs: () => run('app:openLogs'),
+  };
 }
 
 /**

@@ -3,7 +3,6 @@
  * menu, the OS signals of running transfers and an orderly quit. Everything with logic lives in
  * core or in the pure modules beside this file; this file only composes them.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -22,9 +21,11 @@ import {
 
 import { createServices } from '../core/services.js';
 import { createRouter } from '../ipc/router.js';
-import { appMenuTemplate } from './app-menu.js';
+import { appMenuTemplate, menuHandlers } from './app-menu.js';
 import { errorFields, installCrashHandlers } from './crash-log.js';
+import { createFolderOpener, createSavePathChooser } from './host-actions.js';
 import { registerIpcHandlers } from './ipc-handlers.js';
+import { grantOpenedPaths } from './opened-paths.js';
 import { quitDialogOptions, QuitGuard } from './quit-guard.js';
 import { denyPermissions, droppedFilePath, hardenContents, isTrustedSender } from './security.js';
 import { focusWindow, pathsFromArgv } from './single-instance.js';
@@ -55,6 +56,8 @@ installCrashHandlers(process, log, (error) => {
 });
 
 let mainWindow: BrowserWindow | null = null;
+let markWindowLoaded: () => void = () => undefined;
+const windowLoaded = new Promise<void>((resolve) => (markWindowLoaded = resolve));
 let flushWindowState: () => Promise<void> = async () => undefined;
 
 const transfers = new TransferMonitor(
@@ -86,13 +89,6 @@ const quitGuard = new QuitGuard({
   quit: () => app.quit(),
   onError: (step, error) => void log.log('error', `Quit: ${step} failed`, errorFields(error)),
 });
-
-/** Opens a folder of the data directory in the OS file manager, creating it when missing. */
-async function openFolder(path: string): Promise<void> {
-  await mkdir(path, { recursive: true });
-  const problem = await shell.openPath(path);
-  if (problem) await log.log('warn', 'Could not open a folder', { path, problem });
-}
 
 app.enableSandbox();
 app.on('web-contents-created', (_event, contents) => hardenContents(contents, shell.openExternal));
@@ -134,6 +130,7 @@ async function createMainWindow(): Promise<BrowserWindow> {
   });
   mainWindow = window;
   await window.loadFile(RENDERER_INDEX);
+  markWindowLoaded();
   return window;
 }
 
@@ -146,32 +143,39 @@ const router = createRouter(
     // Each delivery's events drive the dock/taskbar bar, the keep-awake blocker and the end
     // notification; its stop (uploader `stop()`, then the run awaited) lets a quit pause it.
     transfers,
+    // Main picks where a download goes, through the save dialog; the renderer names no path.
+    chooseSavePath: createSavePathChooser(
+      dialog,
+      () => app.getPath('downloads'),
+      () => mainWindow,
+    ),
+    openFolder: createFolderOpener(shell),
   },
   services,
 );
 
-/** Paths given to a second launch (or dropped on the dock icon) reach the running window. */
-function openPaths(paths: string[]): void {
+/**
+ * Paths given to a second launch (or dropped on the dock icon) join the library: main grants
+ * them (the user chose them through the OS) and the renderer adds them and reads their tags.
+ */
+async function openPaths(paths: string[]): Promise<void> {
   focusWindow(mainWindow ?? undefined);
   if (paths.length === 0) return;
-  // The renderer has no event for opened paths yet: until it does, they are logged and the
-  // user is told to drop them (see docs/security.md, "Wiring left").
   void log.log('info', 'Paths handed to the app', { count: paths.length });
-  router.emit('app:notice', {
-    level: 'info',
-    message: `Catalog Courier was asked to open ${paths.length} item(s): drop them into the window to add them.`,
-  });
+  // A drop on the dock icon can launch the app: the paths wait for the window's page.
+  await windowLoaded;
+  router.emit('library:open-paths', await grantOpenedPaths(paths, services.grants));
 }
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.on('second-instance', (_event, argv, workingDirectory) => {
-    openPaths(pathsFromArgv(argv, workingDirectory, [process.execPath, app.getAppPath()]));
+    void openPaths(pathsFromArgv(argv, workingDirectory, [process.execPath, app.getAppPath()]));
   });
   app.on('open-file', (event, path) => {
     event.preventDefault();
-    openPaths([path]);
+    void openPaths([path]);
   });
 
   app.on('before-quit', (event) => {
@@ -192,17 +196,7 @@ if (!app.requestSingleInstanceLock()) {
         appMenuTemplate(
           process.platform,
           app.name,
-          {
-            openPreferences: () => {
-              focusWindow(mainWindow ?? undefined);
-              router.emit('app:notice', {
-                level: 'info',
-                message: 'Open Settings in the sidebar.',
-              });
-            },
-            openDataFolder: () => void openFolder(services.dataDir),
-            viewLogs: () => void openFolder(logsDir),
-          },
+          menuHandlers(router, () => focusWindow(mainWindow ?? undefined)),
           { devTools: !app.isPackaged },
         ),
       ),

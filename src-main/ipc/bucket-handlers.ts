@@ -2,43 +2,48 @@
  * The contract's bucket and settings operations: browsing the delivery bucket over the
  * profile's S3 credentials (core/bucket) and the app's settings (core/settings).
  */
-import { posix } from 'node:path';
-
 import { deleteObject, listBucket, readObject } from '../core/bucket/bucket-browser.js';
+import {
+  downloadFileName,
+  saveObjectToFile,
+  withProfileBucket,
+} from '../core/bucket/bucket-download.js';
+import { CourierError } from '../core/errors.js';
 import type { CoreServices } from '../core/services.js';
 import { SettingsStore } from '../core/settings/settings-store.js';
-import { createS3Client } from '../core/storage/s3-client.js';
-import type { RequestOf, ResultOf } from './contract.js';
+import type { EventName, EventPayloads, RequestOf, ResultOf } from './contract.js';
+import type { HostAdapter } from './router.js';
 
 type Names =
   | 'listBucket'
   | 'readBucketObject'
-  | 'downloadBucketObject'
+  | 'saveBucketObject'
+  | 'cancelBucketSave'
   | 'deleteBucketObject'
   | 'getSettings'
   | 'setSettings';
 type Handlers = { [N in Names]: (request: RequestOf<N>) => Promise<ResultOf<N>> };
+type Emit = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
 
 /** Text previews (INFO.json, a CSV export's first rows) are cut at this size. */
 const PREVIEW_BYTES = 256 * 1024;
-/** Downloads travel through the contract as base64: larger objects need an S3 client. */
-const DOWNLOAD_BYTES = 64 * 1024 * 1024;
+/** Progress events of a save, at most this often (the last one always goes out). */
+const PROGRESS_EVERY_MS = 250;
 
 /** The handlers for the bucket and settings domains, for the router. */
-export function bucketHandlers(services: CoreServices): Handlers {
+export function bucketHandlers(
+  services: CoreServices,
+  host: Pick<HostAdapter, 'chooseSavePath' | 'offerDownload'>,
+  emit: Emit,
+): Handlers {
   const settings = new SettingsStore(services.dataDir);
-  const withBucket = async <T>(
+  const withBucket = <T>(
     profile: string,
-    work: (s3: ReturnType<typeof createS3Client>, bucket: string) => Promise<T>,
-  ): Promise<T> => {
-    const connection = await services.connections.get(profile);
-    const s3 = createS3Client(connection.bucket);
-    try {
-      return await work(s3, connection.bucket.bucket);
-    } finally {
-      s3.destroy();
-    }
-  };
+    work: Parameters<typeof withProfileBucket<T>>[2],
+  ): Promise<T> => withProfileBucket(services.connections, profile, work);
+  /** Saves in progress, by profile and key, so the renderer can cancel one. */
+  const saving = new Map<string, AbortController>();
+  const saveId = (profile: string, key: string) => JSON.stringify([profile, key]);
 
   return {
     async listBucket({ profile, prefix }) {
@@ -50,21 +55,41 @@ export function bucketHandlers(services: CoreServices): Handlers {
         return { key, size, text: new TextDecoder().decode(bytes), truncated };
       });
     },
-    async downloadBucketObject({ profile, key }) {
-      return withBucket(profile, async (s3, bucket) => {
-        const { bytes, size, truncated } = await readObject(s3, bucket, key, DOWNLOAD_BYTES);
-        if (truncated) {
-          throw new Error(
-            `${key} is ${size} bytes, more than the app downloads (${DOWNLOAD_BYTES}); use an S3 client for it.`,
-          );
-        }
-        return {
-          key,
-          fileName: posix.basename(key),
-          size,
-          base64: Buffer.from(bytes).toString('base64'),
-        };
-      });
+    async saveBucketObject({ profile, key }) {
+      if (host.offerDownload) {
+        return { key, outcome: 'browser', url: host.offerDownload(profile, key) };
+      }
+      if (!host.chooseSavePath) {
+        throw new CourierError('unsupported', 'This door cannot save files.');
+      }
+      const id = saveId(profile, key);
+      if (saving.has(id)) throw new CourierError('busy', `${key} is already being downloaded.`);
+      const path = await host.chooseSavePath(downloadFileName(key));
+      if (!path) return { key, outcome: 'canceled' };
+      const controller = new AbortController();
+      saving.set(id, controller);
+      let last = 0;
+      try {
+        const { size } = await withBucket(profile, (s3, bucket) =>
+          saveObjectToFile(s3, bucket, key, path, {
+            signal: controller.signal,
+            onProgress: ({ receivedBytes, totalBytes }) => {
+              const now = Date.now();
+              if (receivedBytes < totalBytes && now - last < PROGRESS_EVERY_MS) return;
+              last = now;
+              emit('bucket:save-progress', { key, receivedBytes, totalBytes });
+            },
+          }),
+        );
+        return { key, outcome: 'saved', path, size };
+      } finally {
+        saving.delete(id);
+      }
+    },
+    async cancelBucketSave({ profile, key }) {
+      const controller = saving.get(saveId(profile, key));
+      controller?.abort();
+      return { canceled: controller !== undefined };
     },
     async deleteBucketObject({ profile, key }) {
       await withBucket(profile, (s3, bucket) => deleteObject(s3, bucket, key));

@@ -6,6 +6,7 @@ import { app } from '../core/app-info.js';
 import { CourierError } from '../core/errors.js';
 import { loadLibrarySession, saveLibrarySession } from '../core/library/library-session.js';
 import type { CoreServices } from '../core/services.js';
+import { appHandlers } from './app-handlers.js';
 import { bucketHandlers } from './bucket-handlers.js';
 import {
   type Envelope,
@@ -30,6 +31,15 @@ export interface HostAdapter {
   locate(ref: FileRef): Promise<string | null>;
   /** Electron: the OS signals of running deliveries (progress bar, keep-awake, quit pause). */
   transfers?: TransferHooks;
+  /** Electron: asks the user where to save a download (the save dialog); null when canceled. */
+  chooseSavePath?(fileName: string): Promise<string | null>;
+  /**
+   * The browser host: a one-time address from which the page's own download fetches the
+   * object over HTTP (the host streams it, the browser asks where to save it).
+   */
+  offerDownload?(profile: string, key: string): string;
+  /** Electron: shows a folder in the OS file manager. The browser host only reports paths. */
+  openFolder?(path: string): Promise<void>;
 }
 
 type Handlers = { [N in OperationName]: (request: RequestOf<N>) => Promise<ResultOf<N>> };
@@ -76,7 +86,8 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
     },
     ...profileHandlers(services),
     ...deliveryHandlers(services, emitToAll, host.transfers),
-    ...bucketHandlers(services),
+    ...appHandlers(services, host),
+    ...bucketHandlers(services, host, emitToAll),
     async loadLibrary() {
       return loadLibrarySession(services.dataDir, services.grants);
     },

@@ -1,17 +1,23 @@
 /**
- * Saving something main sent as a file, the browser way (a Blob and a download link), which
- * works in the browser host and in Electron's renderer alike.
+ * Handing files to the browser's own download: made in the page (a Blob), or fetched from an
+ * address main gave (the browser host streams bucket objects that way). Works in the browser
+ * host and in Electron's renderer alike.
  */
 
-/** Offers a file with this content to the user as a download. */
-export function downloadBlob(fileName: string, blob: Blob): void {
-  const url = URL.createObjectURL(blob);
+/** Starts the browser's download of `href`; a failed one stays in the downloads list, not the page. */
+function startDownload(href: string, fileName = ''): void {
   const link = document.createElement('a');
-  link.href = url;
+  link.href = href;
   link.download = fileName;
   document.body.append(link);
   link.click();
   link.remove();
+}
+
+/** Offers a file with this content to the user as a download. */
+export function downloadBlob(fileName: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
+  startDownload(url, fileName);
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
@@ -20,10 +26,7 @@ export function downloadText(fileName: string, text: string, type = 'text/plain'
   downloadBlob(fileName, new Blob([text], { type: `${type};charset=utf-8` }));
 }
 
-/** Offers base64 bytes as a download. */
-export function downloadBytes(fileName: string, base64: string): void {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  downloadBlob(fileName, new Blob([bytes]));
+/** Downloads what a same-origin address serves, under the name its Content-Disposition gives. */
+export function downloadFrom(url: string): void {
+  startDownload(url);
 }

@@ -1,6 +1,14 @@
+import { SvelteMap } from 'svelte/reactivity';
+
 import type { BucketListingView, CourierApi } from '../../src-main/ipc/contract.js';
 import { parseDelimited } from '../lib/csv.js';
-import { downloadBytes } from '../lib/download.js';
+import { downloadFrom } from '../lib/download.js';
+
+/** A download to a file the user chose, as far as it has come. */
+export interface SaveProgress {
+  receivedBytes: number;
+  totalBytes: number;
+}
 
 /** The delivery bucket browser: one prefix at a time, previews, downloads and deletes. */
 export class BucketState {
@@ -8,6 +16,8 @@ export class BucketState {
   prefix = $state('');
   loading = $state(false);
   error = $state('');
+  /** What the last finished download did, for the user (where the file went). */
+  notice = $state('');
   preview = $state.raw<{
     key: string;
     kind: 'csv' | 'text';
@@ -16,8 +26,14 @@ export class BucketState {
     truncated: boolean;
   } | null>(null);
   confirmDelete = $state<string | null>(null);
+  /** Downloads in progress, by key (the app saves them in main, with progress events). */
+  readonly saving = new SvelteMap<string, SaveProgress>();
 
-  constructor(private readonly api: CourierApi) {}
+  constructor(private readonly api: CourierApi) {
+    api.on('bucket:save-progress', ({ key, receivedBytes, totalBytes }) => {
+      if (this.saving.has(key)) this.saving.set(key, { receivedBytes, totalBytes });
+    });
+  }
 
   /** Lists a prefix (`''` is the bucket's root). */
   async open(profile: string, prefix: string): Promise<void> {
@@ -62,10 +78,29 @@ export class BucketState {
     };
   }
 
+  /**
+   * Downloads an object, whatever its size: the app asks where to save it and streams it there;
+   * the browser host gives an address the browser's own download fetches.
+   */
   async download(profile: string, key: string): Promise<void> {
-    const result = await this.api.downloadBucketObject({ profile, key });
-    if (result.ok) downloadBytes(result.value.fileName, result.value.base64);
-    else this.error = result.error.message;
+    this.notice = '';
+    this.saving.set(key, { receivedBytes: 0, totalBytes: 0 });
+    const result = await this.api.saveBucketObject({ profile, key });
+    this.saving.delete(key);
+    if (!result.ok) {
+      if (result.error.code === 'canceled') this.notice = result.error.message;
+      else this.error = result.error.message;
+      return;
+    }
+    this.error = '';
+    const saved = result.value;
+    if (saved.outcome === 'browser') downloadFrom(saved.url);
+    else if (saved.outcome === 'saved') this.notice = `Saved ${key} to ${saved.path}.`;
+  }
+
+  /** Stops a download; the partial file is removed by main. */
+  async cancelDownload(profile: string, key: string): Promise<void> {
+    await this.api.cancelBucketSave({ profile, key });
   }
 
   async remove(profile: string, key: string): Promise<void> {

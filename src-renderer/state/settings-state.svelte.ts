@@ -5,6 +5,8 @@ export class SettingsState {
   value = $state.raw<SettingsView | null>(null);
   error = $state('');
   saved = $state(false);
+  /** Where a folder is, when the host could not open it (the browser host). */
+  folderNote = $state('');
 
   constructor(private readonly api: CourierApi) {}
 
@@ -24,5 +26,18 @@ export class SettingsState {
       this.error = '';
       this.saved = true;
     } else this.error = result.error.message;
+  }
+
+  /**
+   * Shows the data folder or the logs in the file manager. The browser host opens nothing on
+   * the machine it runs on: it answers the path, which the view shows for the user to open.
+   */
+  async openFolder(which: 'data' | 'logs'): Promise<void> {
+    this.folderNote = '';
+    const result =
+      which === 'logs' ? await this.api.openLogs({}) : await this.api.openDataFolder({});
+    if (!result.ok) this.error = result.error.message;
+    else if (!result.value.opened)
+      this.folderNote = `Open ${result.value.path} in your file manager.`;
   }
 }

@@ -1,18 +1,51 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /** Writes a file so that readers only ever see the old or the new content (temp + fsync + rename). */
 export async function writeFileAtomic(path: string, content: string | Uint8Array): Promise<void> {
+  await writeAtomic(path, 0o600, (handle) => handle.writeFile(content));
+}
+
+/**
+ * Writes a stream to a file the same way: the bytes go to a temp file beside it, which becomes
+ * `path` only once complete and flushed. A stream that fails or is aborted part way leaves
+ * neither a half-written `path` nor the temp file. `mode` is the new file's (umask applies).
+ */
+export async function writeStreamAtomic(
+  path: string,
+  source: AsyncIterable<Uint8Array>,
+  options: { mode?: number; signal?: AbortSignal } = {},
+): Promise<number> {
+  let written = 0;
+  await writeAtomic(path, options.mode ?? 0o600, async (handle) => {
+    for await (const chunk of source) {
+      options.signal?.throwIfAborted();
+      await handle.write(chunk);
+      written += chunk.byteLength;
+    }
+    options.signal?.throwIfAborted();
+  });
+  return written;
+}
+
+async function writeAtomic(
+  path: string,
+  mode: number,
+  write: (handle: FileHandle) => Promise<unknown>,
+): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'w', 0o600);
+  const handle = await open(temp, 'w', mode);
   try {
-    await handle.writeFile(content);
+    await write(handle);
     await handle.sync();
-  } finally {
+  } catch (error) {
     await handle.close();
+    await rm(temp, { force: true });
+    throw error;
   }
+  await handle.close();
   try {
     await rename(temp, path);
   } catch (error) {
