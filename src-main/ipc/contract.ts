@@ -13,7 +13,6 @@ import {
   LibrarySessionSchema,
 } from '../core/library/session-schema.js';
 import { mappingFields } from '../core/model/filename-mapping.js';
-import type { FileReadResult } from '../core/model/read-result.js';
 
 /** What a failed operation tells the renderer: a stable code and one human sentence. */
 export interface ErrorInfo {
@@ -72,11 +71,6 @@ const ProfileInputSchema = v.strictObject({
 
 const deliveryId = v.pipe(text(64), v.regex(/^[\w-]+$/));
 const bucketKey = text(1024);
-const objectRequest = v.strictObject({
-  profile: profileName,
-  key: v.pipe(bucketKey, v.minLength(1)),
-});
-const grantId = v.pipe(text(64), v.minLength(1));
 
 /** What the Deliver view sends: the reviewed library, by grant id, and the choices made. */
 const DeliveryInputSchema = v.strictObject({
@@ -115,23 +109,9 @@ const DeliveryInputSchema = v.strictObject({
 /** Every operation: its channel and the schema its request must satisfy. */
 export const operations = {
   appInfo: { channel: 'app:info', request: v.strictObject({}) },
-  openLogs: { channel: 'app:openLogs', request: v.strictObject({}) },
-  openDataFolder: { channel: 'app:openDataFolder', request: v.strictObject({}) },
   grantFiles: {
     channel: 'files:grant',
     request: v.strictObject({ files: v.pipe(v.array(FileRefSchema), v.maxLength(200_000)) }),
-  },
-  /** Tags of granted files read by main: for files the renderer has no `File` of (opened paths). */
-  readFileTags: {
-    channel: 'files:readTags',
-    request: v.strictObject({
-      files: v.pipe(
-        v.array(
-          v.strictObject({ id: grantId, relativePath: v.pipe(text(4096), v.minLength(1)) }),
-        ),
-        v.maxLength(1_000),
-      ),
-    }),
   },
   listProfiles: { channel: 'profiles:list', request: v.strictObject({}) },
   saveProfile: {
@@ -169,6 +149,14 @@ export const operations = {
   },
   pauseDelivery: { channel: 'deliveries:pause', request: v.strictObject({ id: deliveryId }) },
   resumeDelivery: { channel: 'deliveries:resume', request: v.strictObject({ id: deliveryId }) },
+  /** Runs an ended delivery again for its failed files: `keys` chooses some (default: all). */
+  retryDelivery: {
+    channel: 'deliveries:retry',
+    request: v.strictObject({
+      id: deliveryId,
+      keys: v.optional(v.pipe(v.array(v.pipe(bucketKey, v.minLength(1))), v.maxLength(200_000))),
+    }),
+  },
   cancelDelivery: { channel: 'deliveries:cancel', request: v.strictObject({ id: deliveryId }) },
   listDeliveries: { channel: 'deliveries:list', request: v.strictObject({}) },
   activeDeliveries: { channel: 'deliveries:active', request: v.strictObject({}) },
@@ -179,11 +167,18 @@ export const operations = {
     channel: 'bucket:list',
     request: v.strictObject({ profile: profileName, prefix: bucketKey }),
   },
-  readBucketObject: { channel: 'bucket:read', request: objectRequest },
-  /** Saves an object to a file main asks the user for (the renderer never names a path). */
-  saveBucketObject: { channel: 'bucket:save', request: objectRequest },
-  cancelBucketSave: { channel: 'bucket:cancelSave', request: objectRequest },
-  deleteBucketObject: { channel: 'bucket:delete', request: objectRequest },
+  readBucketObject: {
+    channel: 'bucket:read',
+    request: v.strictObject({ profile: profileName, key: v.pipe(bucketKey, v.minLength(1)) }),
+  },
+  downloadBucketObject: {
+    channel: 'bucket:download',
+    request: v.strictObject({ profile: profileName, key: v.pipe(bucketKey, v.minLength(1)) }),
+  },
+  deleteBucketObject: {
+    channel: 'bucket:delete',
+    request: v.strictObject({ profile: profileName, key: v.pipe(bucketKey, v.minLength(1)) }),
+  },
   getSettings: { channel: 'settings:get', request: v.strictObject({}) },
   setSettings: {
     channel: 'settings:set',
@@ -221,13 +216,6 @@ export interface AppInfo {
   host: 'electron' | 'web';
   platform: string;
   dataDir: string;
-}
-
-/** Where a folder of the data directory is, and whether main opened it in the file manager. */
-export interface FolderOpened {
-  path: string;
-  /** False in the browser host, which shows the path instead of opening windows on the machine. */
-  opened: boolean;
 }
 
 /** A file main may now read: the renderer refers to it by `id` from then on. */
@@ -321,6 +309,8 @@ export interface TransferSnapshot {
   label: string;
   profile: string;
   catalogId: string;
+  /** The catalog's name in the profile (its id when the profile no longer names it). */
+  catalogName: string;
   mode: 'json' | 'audio_only' | 'audio_mapping';
   folder: string;
   state: 'planned' | 'uploading' | 'ingesting' | 'accepted' | 'failed';
@@ -347,9 +337,24 @@ export interface TransferSnapshot {
   error?: string;
 }
 
+/**
+ * One `delivery:progress` event: the overall figures, and only the files and requests that
+ * changed since the run's previous event (`complete` when they are all there: a run's first
+ * event). The renderer merges it into the snapshot it holds.
+ */
+export interface TransferProgress extends Omit<TransferSnapshot, 'files' | 'batches'> {
+  complete: boolean;
+  files: TransferSnapshot['files'];
+  batches: TransferSnapshot['batches'];
+}
+
 /** One delivery in History: the summary, and each request with the service's answer. */
 export interface DeliveryHistoryItem extends DeliverySummary {
   running: boolean;
+  /** The catalog's name in the profile (its id when the profile no longer names it). */
+  catalog_name: string;
+  /** Each retry of failed files: when, in which run, how many, and the first few paths. */
+  retries: Array<{ at: string; run: number; count: number; files: string[] }>;
   requests: Array<{
     index: number;
     state: 'pending' | 'sent' | 'accepted' | 'failed';
@@ -372,20 +377,6 @@ export interface BucketListingView {
   truncated: boolean;
 }
 
-/**
- * How a save ended: written where the user chose, or canceled in the save dialog (the app); or,
- * in the browser host, a one-time address for the browser's own download to fetch.
- */
-export type BucketSaveResult =
-  | { key: string; outcome: 'saved'; path: string; size: number }
-  | { key: string; outcome: 'canceled' }
-  | { key: string; outcome: 'browser'; url: string };
-
-/** A file the OS handed the running app (second launch, dock drop), granted by main. */
-export interface OpenedFile extends GrantedFile {
-  lastModified: number;
-}
-
 /** The app's settings (`<dataDir>/settings.json`). */
 export interface SettingsView {
   concurrency: number;
@@ -399,10 +390,7 @@ export interface SettingsView {
 
 interface Results {
   appInfo: AppInfo;
-  openLogs: FolderOpened;
-  openDataFolder: FolderOpened;
   grantFiles: GrantResult;
-  readFileTags: { results: Array<{ id: string; result: FileReadResult }> };
   listProfiles: ProfileList;
   saveProfile: ProfileSummary;
   removeProfile: { removed: true };
@@ -415,6 +403,7 @@ interface Results {
   startDelivery: { id: string };
   pauseDelivery: { id: string; paused: boolean };
   resumeDelivery: { id: string; paused: boolean };
+  retryDelivery: { id: string; files: number };
   cancelDelivery: { id: string; canceled: boolean };
   listDeliveries: { deliveries: DeliveryHistoryItem[] };
   activeDeliveries: { transfers: TransferSnapshot[] };
@@ -423,8 +412,7 @@ interface Results {
   pickupDelivery: { id: string; pickedUp: boolean; remaining: string[] };
   listBucket: BucketListingView;
   readBucketObject: { key: string; size: number; text: string; truncated: boolean };
-  saveBucketObject: BucketSaveResult;
-  cancelBucketSave: { canceled: boolean };
+  downloadBucketObject: { key: string; fileName: string; size: number; base64: string };
   deleteBucketObject: { deleted: true };
   getSettings: SettingsView;
   setSettings: SettingsView;
@@ -435,17 +423,8 @@ export type ResultOf<N extends OperationName> = Results[N];
 /** Events main pushes to the renderer, by name, with their payloads. */
 export interface EventPayloads {
   'app:notice': { level: 'info' | 'warning' | 'error'; message: string };
-  /** The menu asks for a view (Preferences… shows Settings). */
-  'app:navigate': { view: 'settings' | 'library' };
-  /** Files the OS handed the app (second launch, dock drop): granted, for the library. */
-  'library:open-paths': {
-    files: OpenedFile[];
-    refused: Array<{ relativePath: string; reason: string }>;
-  };
-  /** How far a save of a bucket object has come. */
-  'bucket:save-progress': { key: string; receivedBytes: number; totalBytes: number };
-  /** A running delivery's figures, at most a few times a second. */
-  'delivery:progress': TransferSnapshot;
+  /** A running delivery's figures and what changed, at most a few times a second. */
+  'delivery:progress': TransferProgress;
   /** A delivery started, paused, resumed or ended. */
   'delivery:state': {
     id: string;
@@ -461,9 +440,6 @@ export type EventName = keyof EventPayloads;
 /** Every event name, for the doors that must refuse any other. */
 export const eventNames: readonly EventName[] = [
   'app:notice',
-  'app:navigate',
-  'library:open-paths',
-  'bucket:save-progress',
   'delivery:progress',
   'delivery:state',
 ];

@@ -2,12 +2,19 @@
  * The contract's delivery operations over core/delivery, driven exactly as `courier deliver`
  * drives them (plan → record saved → runDelivery), with the library's reviewed tracks instead of
  * tags read again. Runs go on in the background; their figures reach the renderer as throttled
- * `delivery:progress` snapshots and `delivery:state` changes.
+ * `delivery:progress` events (the totals and only what changed since the previous one, so a
+ * 10,000-file delivery does not ship every file a few times a second) and `delivery:state`
+ * changes.
  */
 import { audioFoldersInBucket } from '../core/bucket/bucket-browser.js';
-import { type DeliveryRecord, DeliveryStore } from '../core/delivery/delivery-record.js';
+import {
+  type DeliveryRecord,
+  DeliveryStore,
+  retryableKeys,
+} from '../core/delivery/delivery-record.js';
 import { historyCsv, pickupCheck, summarize } from '../core/delivery/history.js';
 import { libraryInput } from '../core/delivery/library-input.js';
+import { PauseGate } from '../core/delivery/pause-gate.js';
 import { type DeliveryPlan, planDelivery } from '../core/delivery/plan.js';
 import { type DeliveryEvent, runDelivery } from '../core/delivery/run-delivery.js';
 import { CourierError } from '../core/errors.js';
@@ -22,6 +29,7 @@ import type {
   EventPayloads,
   RequestOf,
   ResultOf,
+  TransferProgress,
   TransferSnapshot,
 } from './contract.js';
 
@@ -30,6 +38,7 @@ type Names =
   | 'startDelivery'
   | 'pauseDelivery'
   | 'resumeDelivery'
+  | 'retryDelivery'
   | 'cancelDelivery'
   | 'listDeliveries'
   | 'activeDeliveries'
@@ -49,6 +58,8 @@ interface ActiveRun {
   record: DeliveryRecord;
   snapshot: TransferSnapshot;
   controller: AbortController;
+  /** Holds the ingest step between requests while paused (the queue pauses the upload). */
+  gate: PauseGate;
   queue?: UploadQueue;
   done: Promise<DeliveryRecord>;
   timer?: ReturnType<typeof setTimeout>;
@@ -118,19 +129,33 @@ export function deliveryHandlers(
     return { plan, view };
   }
 
-  function begin(record: DeliveryRecord): void {
-    const label = `${record.folder} → catalog ${record.catalogId}`;
+  /** The catalog's name in its profile, or its id when the profile no longer names it. */
+  async function catalogNames(): Promise<(profile: string, catalogId: string) => string> {
+    const profiles = await services.profiles.list().catch(() => []);
+    return (profile, catalogId) =>
+      profiles.find((p) => p.name === profile)?.catalogs.find((c) => c.id === catalogId)?.name ||
+      catalogId;
+  }
+
+  /** Starts a run of `record` in the background; `retryKeys` as in `runDelivery`. */
+  async function begin(record: DeliveryRecord, retryKeys?: string[]): Promise<void> {
+    const catalogName = (await catalogNames())(record.profile, record.catalogId);
+    const label = `${record.folder} → ${catalogName}`;
     const controller = new AbortController();
-    const snapshot = snapshotOf(record, label);
+    const retried = new Set(retryKeys ?? retryableKeys(record));
+    const snapshot = snapshotOf(record, label, catalogName, retried);
     const run: ActiveRun = {
       record,
       snapshot,
       controller,
+      gate: new PauseGate(),
       lastSent: 0,
       done: Promise.resolve(record),
     };
     runs.set(record.id, run);
     const byKey = new Map(snapshot.files.map((f) => [f.key, f]));
+    /** What changed since the last progress event; undefined until the first (complete) one. */
+    let changed: Changes | undefined;
     const sendState = () =>
       emit('delivery:state', {
         id: record.id,
@@ -143,7 +168,8 @@ export function deliveryHandlers(
       if (run.timer) clearTimeout(run.timer);
       run.timer = undefined;
       run.lastSent = Date.now();
-      emit('delivery:progress', structuredClone(snapshot));
+      emit('delivery:progress', progressOf(snapshot, changed));
+      changed = { files: new Set(), batches: new Set() };
     };
     const sendProgress = () => {
       if (run.timer) return;
@@ -153,7 +179,7 @@ export function deliveryHandlers(
     };
     const onEvent = (event: DeliveryEvent) => {
       hooks?.event(record.id, label, event);
-      applyEvent(snapshot, byKey, record, event);
+      applyEvent(snapshot, byKey, record, event, changed);
       if (
         event.type === 'upload' &&
         (event.event.type === 'paused' || event.event.type === 'resumed')
@@ -167,6 +193,7 @@ export function deliveryHandlers(
       // Quit: keep the multipart uploads and journals so the next start resumes them.
       run.queue?.stop();
       controller.abort();
+      run.gate.resume();
       await run.done;
     });
     run.done = (async () => {
@@ -176,6 +203,7 @@ export function deliveryHandlers(
         snapshot.state = 'uploading';
         snapshot.running = true;
         sendState();
+        sendNow(); // the complete picture; every later event carries only what changed
         return await runDelivery({
           record,
           store,
@@ -184,6 +212,8 @@ export function deliveryHandlers(
           dataDir: services.dataDir,
           signal: controller.signal,
           uploadOptions,
+          pause: run.gate,
+          ...(retryKeys ? { retryKeys } : {}),
           onUploadQueue: (queue) => {
             run.queue = queue;
             if (snapshot.paused) queue.pause();
@@ -204,17 +234,27 @@ export function deliveryHandlers(
       snapshot.phase = 'done';
       if (final.error) snapshot.error = final.error;
       else delete snapshot.error;
+      const accepted = new Set<string>();
       for (const batch of final.batches) {
         const view = snapshot.batches[batch.index];
-        if (view) view.state = batch.state;
+        if (view && view.state !== batch.state) {
+          view.state = batch.state;
+          changed?.batches.add(batch.index);
+        }
+        if (batch.state === 'accepted') for (const key of batch.keys) accepted.add(key);
       }
       for (const file of final.files) {
         const view = byKey.get(file.key);
         if (!view) continue;
-        if (file.state === 'failed') {
+        const before = `${view.state}|${view.error ?? ''}`;
+        if (accepted.has(file.key) || final.state === 'accepted') {
+          view.state = 'done';
+          delete view.error;
+        } else if (file.state === 'failed') {
           view.state = 'failed';
           if (file.error) view.error = file.error;
-        } else if (final.state === 'accepted') view.state = 'done';
+        } else if (view.state !== 'failed') view.state = 'queued';
+        if (`${view.state}|${view.error ?? ''}` !== before) changed?.files.add(file.key);
       }
       await services.log.log(final.state === 'accepted' ? 'info' : 'error', 'delivery run', {
         delivery: final.id,
@@ -255,13 +295,14 @@ export function deliveryHandlers(
         s3.destroy();
       }
       await store.save(plan.record); // persisted before any upload or ingestion
-      begin(plan.record);
+      await begin(plan.record);
       return { id: plan.record.id };
     },
     async pauseDelivery({ id }) {
       const run = activeRun(id);
       run.snapshot.paused = true;
       run.queue?.pause();
+      run.gate.pause();
       emit('delivery:state', { id, state: run.snapshot.state, paused: true, running: true });
       return { id, paused: true };
     },
@@ -270,20 +311,32 @@ export function deliveryHandlers(
       if (run?.snapshot.running) {
         run.snapshot.paused = false;
         run.queue?.resume();
+        run.gate.resume();
         emit('delivery:state', { id, state: run.snapshot.state, paused: false, running: true });
         return { id, paused: false };
       }
       // Not running: an interrupted or failed delivery is run again from its record.
-      const record = await store.load(id);
-      if (!record) throw new CourierError('not_found', `No delivery ${id} in the history.`);
-      if (record.state === 'accepted') {
+      await begin(await unfinishedRecord(id));
+      return { id, paused: false };
+    },
+    async retryDelivery({ id, keys }) {
+      if (runs.get(id)?.snapshot.running) {
         throw new CourierError(
-          'finished',
-          `Delivery ${id} is already accepted; nothing to resume.`,
+          'running',
+          `Delivery ${id} is still running; retry its failed files once it has ended.`,
         );
       }
-      begin(record);
-      return { id, paused: false };
+      const record = await unfinishedRecord(id);
+      const retryable = retryableKeys(record);
+      const unknown = keys?.find((k) => !retryable.has(k));
+      if (unknown !== undefined) {
+        throw new CourierError(
+          'not_failed',
+          `${unknown} is not a failed file of delivery ${id}; only failed files can be retried.`,
+        );
+      }
+      await begin(record, keys);
+      return { id, files: keys?.length ?? retryable.size };
     },
     async cancelDelivery({ id }) {
       const run = activeRun(id);
@@ -291,27 +344,30 @@ export function deliveryHandlers(
       // A cancel aborts the multipart uploads too (a quit or an interruption keeps them).
       run.queue?.cancel();
       run.controller.abort();
+      run.gate.resume();
       await run.done;
       return { id, canceled: true };
     },
     async listDeliveries() {
-      const records = await store.list();
+      const [records, nameOf] = await Promise.all([store.list(), catalogNames()]);
       return {
         deliveries: records
           .reverse()
-          .map((r) => historyItem(r, runs.has(r.id) && runs.get(r.id)!.snapshot.running)),
+          .map((r) =>
+            historyItem(r, !!runs.get(r.id)?.snapshot.running, nameOf(r.profile, r.catalogId)),
+          ),
       };
     },
     async activeDeliveries() {
       return { transfers: [...runs.values()].map((r) => structuredClone(r.snapshot)) };
     },
     async unfinishedDeliveries() {
-      const records = await store.list();
+      const [records, nameOf] = await Promise.all([store.list(), catalogNames()]);
       return {
         deliveries: records
           .filter((r) => r.state !== 'accepted' && !runs.get(r.id)?.snapshot.running)
           .reverse()
-          .map((r) => historyItem(r, false)),
+          .map((r) => historyItem(r, false, nameOf(r.profile, r.catalogId))),
       };
     },
     async exportDeliveriesCsv() {
@@ -330,6 +386,16 @@ export function deliveryHandlers(
       }
     },
   };
+
+  /** A record that can run again: in the history and not accepted yet. */
+  async function unfinishedRecord(id: string): Promise<DeliveryRecord> {
+    const record = await store.load(id);
+    if (!record) throw new CourierError('not_found', `No delivery ${id} in the history.`);
+    if (record.state === 'accepted') {
+      throw new CourierError('finished', `Delivery ${id} is already accepted; nothing to resume.`);
+    }
+    return record;
+  }
 
   function activeRun(id: string): ActiveRun {
     const run = runs.get(id);
@@ -360,28 +426,53 @@ function blockedError(plan: DeliveryPlan): CourierError {
   );
 }
 
-/** The Transfers view's starting picture of a record. */
-function snapshotOf(record: DeliveryRecord, label: string): TransferSnapshot {
+/** The files and requests that changed since the previous progress event. */
+interface Changes {
+  files: Set<string>;
+  batches: Set<number>;
+}
+
+/** One progress event: everything when `changed` is undefined (a run's first), else the changes. */
+function progressOf(snapshot: TransferSnapshot, changed: Changes | undefined): TransferProgress {
+  const { files, batches, ...totals } = snapshot;
+  return structuredClone({
+    ...totals,
+    complete: !changed,
+    files: changed ? files.filter((f) => changed.files.has(f.key)) : files,
+    batches: changed ? batches.filter((b) => changed.batches.has(b.index)) : batches,
+  });
+}
+
+/**
+ * The Transfers view's starting picture of a record: files of accepted requests are done, failed
+ * files this run leaves alone stay failed, the rest are queued.
+ */
+function snapshotOf(
+  record: DeliveryRecord,
+  label: string,
+  catalogName: string,
+  retried: Set<string>,
+): TransferSnapshot {
   const batchOfKey = new Map<string, number>();
   for (const b of record.batches) for (const k of b.keys) batchOfKey.set(k, b.index);
   const accepted = new Set(
     record.batches.filter((b) => b.state === 'accepted').map((b) => b.index),
   );
-  const files = record.files.map((f) => {
+  const files = record.files.map((f): TransferSnapshot['files'][number] => {
     const done = accepted.has(batchOfKey.get(f.key) ?? -1);
-    return {
-      key: f.key,
-      path: f.path,
-      size: f.size,
-      confirmedBytes: done ? f.size : 0,
-      state: done ? ('done' as const) : ('queued' as const),
-    };
+    const base = { key: f.key, path: f.path, size: f.size, confirmedBytes: done ? f.size : 0 };
+    if (done) return { ...base, state: 'done' };
+    if (f.state === 'failed' && !retried.has(f.key)) {
+      return { ...base, state: 'failed', ...(f.error ? { error: f.error } : {}) };
+    }
+    return { ...base, state: 'queued' };
   });
   return {
     id: record.id,
     label,
     profile: record.profile,
     catalogId: record.catalogId,
+    catalogName,
     mode: record.mode,
     folder: record.folder,
     state: record.state,
@@ -401,12 +492,13 @@ function snapshotOf(record: DeliveryRecord, label: string): TransferSnapshot {
   };
 }
 
-/** Folds one delivery event into the snapshot. */
+/** Folds one delivery event into the snapshot, noting in `changed` the files and requests it touched. */
 function applyEvent(
   snapshot: TransferSnapshot,
   byKey: Map<string, TransferSnapshot['files'][number]>,
   record: DeliveryRecord,
   event: DeliveryEvent,
+  changed: Changes | undefined,
 ): void {
   if (event.type === 'phase') {
     snapshot.phase = event.phase;
@@ -418,6 +510,7 @@ function applyEvent(
   } else if (event.type === 'batch') {
     const batch = snapshot.batches[event.index];
     if (batch) batch.state = event.state;
+    changed?.batches.add(event.index);
     const keys = record.batches[event.index]?.keys ?? [];
     const state =
       event.state === 'accepted' ? 'done' : event.state === 'failed' ? 'failed' : 'ingesting';
@@ -426,6 +519,7 @@ function applyEvent(
       if (!file) continue;
       file.state = state;
       if (event.state === 'failed' && event.message) file.error = event.message;
+      changed?.files.add(key);
     }
   } else if (event.type === 'upload') {
     const u = event.event;
@@ -440,28 +534,48 @@ function applyEvent(
       snapshot.etaSeconds = u.etaSeconds;
       for (const [key, figures] of Object.entries(u.files)) {
         const f = byKey.get(key);
-        if (f) f.confirmedBytes = figures.confirmedBytes;
+        if (f && f.confirmedBytes !== figures.confirmedBytes) {
+          f.confirmedBytes = figures.confirmedBytes;
+          changed?.files.add(key);
+        }
       }
     } else if (file && u.type === 'file-start') {
       file.state = 'uploading';
       delete file.error;
+      changed?.files.add(file.key);
     } else if (file && (u.type === 'file-done' || u.type === 'file-skipped')) {
       file.state = 'verifying';
       file.confirmedBytes = file.size;
+      changed?.files.add(file.key);
     } else if (file && u.type === 'file-failed') {
       file.state = 'failed';
       file.error = u.message;
+      changed?.files.add(file.key);
     }
   } else if (event.type === 'finished') {
     snapshot.state = event.state;
   }
 }
 
+/** How many paths of one retry History lists (the count says how many there were). */
+const RETRY_PATHS_SHOWN = 20;
+
 /** A record as History shows it. */
-function historyItem(record: DeliveryRecord, running: boolean): DeliveryHistoryItem {
+function historyItem(
+  record: DeliveryRecord,
+  running: boolean,
+  catalogName: string,
+): DeliveryHistoryItem {
   return {
     ...summarize(record),
     running,
+    catalog_name: catalogName,
+    retries: (record.retries ?? []).map((r) => ({
+      at: r.at,
+      run: r.run,
+      count: r.files.length,
+      files: r.files.slice(0, RETRY_PATHS_SHOWN),
+    })),
     requests: record.batches.map((b) => ({
       index: b.index,
       state: b.state,

@@ -46,7 +46,8 @@ export class DeliverState {
   deleteDelivered = $state(true);
   separator = $state('_');
   columns = $state<MappingField[]>(['outer_id', 'title']);
-  confirmProduction = $state(false);
+  /** The production confirmation is open (Deliver on a production profile asks first). */
+  confirming = $state(false);
   plan = $state.raw<DeliveryPlanView | null>(null);
   busy = $state(false);
   error = $state('');
@@ -138,12 +139,16 @@ export class DeliverState {
     }
   }
 
-  /** Starts the delivery; resolves to its id, or null (the error says why). */
-  async deliver(profile: ProfileSummary): Promise<string | null> {
+  /**
+   * Starts the delivery; resolves to its id, or null (the error says why). `confirmProduction`
+   * only once the user confirmed a production profile; main refuses one without it.
+   */
+  async deliver(profile: ProfileSummary, confirmProduction = false): Promise<string | null> {
     this.busy = true;
+    this.confirming = false;
     const result = await this.api.startDelivery({
       ...this.#request(profile),
-      confirmProduction: this.confirmProduction,
+      ...(confirmProduction ? { confirmProduction } : {}),
     });
     this.busy = false;
     if (!result.ok) {
@@ -152,7 +157,6 @@ export class DeliverState {
     }
     this.error = '';
     this.plan = null;
-    this.confirmProduction = false;
     return result.value.id;
   }
 }

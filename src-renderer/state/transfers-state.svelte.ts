@@ -3,6 +3,7 @@ import type {
   DeliveryHistoryItem,
   TransferSnapshot,
 } from '../../src-main/ipc/contract.js';
+import { mergeProgress } from '../components/transfers/merge-progress.js';
 
 /** Running and recent deliveries, kept current by main's `delivery:*` events. */
 export class TransfersState {
@@ -14,7 +15,14 @@ export class TransfersState {
   readonly running = $derived(this.transfers.filter((t) => t.running).length);
 
   constructor(private readonly api: CourierApi) {
-    api.on('delivery:progress', (snapshot) => this.#put(snapshot));
+    api.on('delivery:progress', (progress) =>
+      this.#put(
+        mergeProgress(
+          this.transfers.find((t) => t.id === progress.id),
+          progress,
+        ),
+      ),
+    );
     api.on('delivery:state', (change) => {
       const current = this.transfers.find((t) => t.id === change.id);
       if (current) {
@@ -56,9 +64,15 @@ export class TransfersState {
     this.#report(await this.api.pauseDelivery({ id }));
   }
 
-  /** Resumes a paused run, or runs an interrupted or failed delivery again (retrying its failed files). */
+  /** Resumes a paused run, or runs an interrupted delivery again from where it stopped. */
   async resume(id: string): Promise<void> {
     this.#report(await this.api.resumeDelivery({ id }));
+    await this.loadUnfinished();
+  }
+
+  /** Runs an ended delivery again for its failed files: those of `keys`, or all of them. */
+  async retry(id: string, keys?: string[]): Promise<void> {
+    this.#report(await this.api.retryDelivery(keys ? { id, keys } : { id }));
     await this.loadUnfinished();
   }
 

@@ -12,8 +12,10 @@ import type {
   EventPayloads,
   GrantResult,
   ProfileList,
+  TransferSnapshot,
 } from '../../../src-main/ipc/contract.js';
 import { createRouter, type Router } from '../../../src-main/ipc/router.js';
+import { mergeProgress } from '../../../src-renderer/components/transfers/merge-progress.js';
 import { makeAudio, missingFixtureTools } from '../../support/audio-fixtures.js';
 
 const missing = missingFixtureTools();
@@ -132,7 +134,10 @@ describe.skipIf(missing.length > 0)('delivery, bucket and settings operations', 
     );
     await stateSeen((s) => s.id === id && !s.running);
     expect(states.filter((s) => s.id === id).at(-1)).toMatchObject({ state: 'accepted' });
-    const last = progress.filter((p) => p.id === id).at(-1)!;
+    // Each event carries only what changed since the previous one: the view merges them.
+    const last = progress
+      .filter((p) => p.id === id)
+      .reduce<TransferSnapshot | undefined>(mergeProgress, undefined)!;
     expect(last.files.map((f) => f.state)).toEqual(['done', 'done', 'done']);
     expect(last.confirmedBytes).toBe(last.totalBytes);
     const { deliveries } = await call<{

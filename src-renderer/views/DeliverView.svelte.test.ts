@@ -1,0 +1,141 @@
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import type {
+  CourierApi,
+  DeliveryPlanView,
+  ProfileSummary,
+  RequestOf,
+} from '../../src-main/ipc/contract.js';
+import { DeliverState } from '../state/deliver-state.svelte.js';
+import { libraryWith } from '../state/fake-library.js';
+import DeliverView from './DeliverView.svelte';
+
+const plan: DeliveryPlanView = {
+  folder: '20261121-masters',
+  files: 3,
+  tracks: 3,
+  bytes: 3 * 1024 * 1024,
+  requests: 1,
+  options: {
+    ingestion_id: 'courier-20261121',
+    overwrite_audio_file: true,
+    delete_delivered_file: true,
+    media_fetch_type: 's3',
+  },
+  findings: [],
+  blocked: false,
+  production: true,
+};
+
+const profileOf = (environment: ProfileSummary['environment']): ProfileSummary => ({
+  name: environment === 'production' ? 'Label Live' : 'Label Dev',
+  environment,
+  base_url: 'https://api.example.com',
+  client_id: 'c',
+  bucket: { bucket_name: 'b', bucket_region: 'eu-west-1', access_key_id: 'k' },
+  catalogs: [{ id: 'cat-42', name: 'Back Catalog' }],
+  sandbox: false,
+  secrets: { client_secret: true, secret_access_key: true },
+});
+
+/** The Deliver view over a fake door that records every start request. */
+async function setup(environment: ProfileSummary['environment']) {
+  const { library, api } = await libraryWith({
+    'A/01.flac': { title: 'One', isrc: 'GBABC2600001' },
+    'A/02.flac': { title: 'Two', isrc: 'GBABC2600002' },
+    'A/03.flac': { title: 'Three', isrc: 'GBABC2600003' },
+  });
+  const starts: Array<RequestOf<'startDelivery'>> = [];
+  Object.assign(api, {
+    async planDelivery() {
+      return { ok: true, value: plan };
+    },
+    async startDelivery(request: RequestOf<'startDelivery'>) {
+      starts.push(request);
+      return { ok: true, value: { id: 'd1' } };
+    },
+  });
+  const deliver = new DeliverState(api as unknown as CourierApi, library);
+  const delivered: string[] = [];
+  render(DeliverView, {
+    deliver,
+    profile: profileOf(environment),
+    fileCount: 3,
+    onjump: () => undefined,
+    ondelivered: (id: string) => delivered.push(id),
+  });
+  await fireEvent.click(screen.getByRole('button', { name: 'Check' }));
+  await screen.findByTestId('preflight');
+  return { starts, delivered };
+}
+
+describe('Deliver to a production profile', () => {
+  afterEach(() => cleanup());
+
+  it('asks in a modal that states what goes where and wants the profile name typed', async () => {
+    const { starts, delivered } = await setup('production');
+    const deliverButton = screen.getByTestId('deliver-now');
+    deliverButton.focus();
+    await fireEvent.click(deliverButton);
+
+    const dialog = screen.getByRole('alertdialog', { name: 'Deliver to production?' });
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+    const box = within(dialog);
+    expect(dialog.textContent).toContain('“Label Live”');
+    expect(box.getByTestId('confirm-catalog').textContent).toBe('Back Catalog');
+    expect(box.getByTestId('confirm-tracks').textContent).toBe('3 (3 file(s))');
+    expect(box.getByTestId('confirm-size').textContent).toBe('3.0 MiB');
+    const typed = box.getByRole('textbox', { name: 'Profile name to confirm' });
+    expect(document.activeElement).toBe(typed);
+
+    // Nothing is sent while the name is not typed exactly; Enter does nothing either.
+    const confirm = box.getByRole('button', { name: 'Deliver to Label Live' });
+    expect((confirm as HTMLButtonElement).disabled).toBe(true);
+    await fireEvent.input(typed, { target: { value: 'Label' } });
+    await fireEvent.submit(typed.closest('form')!);
+    expect(starts).toEqual([]);
+
+    // Focus stays inside: Tab from the last control comes back to the first, Shift+Tab the other way.
+    await fireEvent.input(typed, { target: { value: 'Label Live' } });
+    expect((confirm as HTMLButtonElement).disabled).toBe(false);
+    confirm.focus();
+    await fireEvent.keyDown(dialog, { key: 'Tab' });
+    expect(document.activeElement).toBe(typed);
+    await fireEvent.keyDown(dialog, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(confirm);
+
+    await fireEvent.click(confirm);
+    expect(starts).toHaveLength(1);
+    expect(starts[0]).toMatchObject({
+      profile: 'Label Live',
+      catalogId: 'cat-42',
+      confirmProduction: true,
+    });
+    expect(delivered).toEqual(['d1']);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
+  it('Escape and Cancel close it without sending, and focus returns to Deliver', async () => {
+    const { starts } = await setup('production');
+    const deliverButton = screen.getByTestId('deliver-now');
+    deliverButton.focus();
+    await fireEvent.click(deliverButton);
+    await fireEvent.keyDown(screen.getByRole('alertdialog'), { key: 'Escape' });
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(document.activeElement).toBe(deliverButton);
+
+    await fireEvent.click(deliverButton);
+    await fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(starts).toEqual([]);
+  });
+
+  it('delivers at once, without confirmProduction, to a development profile', async () => {
+    const { starts } = await setup('development');
+    await fireEvent.click(screen.getByTestId('deliver-now'));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(starts).toHaveLength(1);
+    expect(starts[0]).not.toHaveProperty('confirmProduction');
+  });
+});

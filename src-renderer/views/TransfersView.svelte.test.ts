@@ -1,0 +1,130 @@
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
+import { tick } from 'svelte';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import type {
+  CourierApi,
+  EventName,
+  EventPayloads,
+  RequestOf,
+  TransferProgress,
+} from '../../src-main/ipc/contract.js';
+import { TransfersState } from '../state/transfers-state.svelte.js';
+import TransfersView from './TransfersView.svelte';
+
+const file = (n: number, state: TransferProgress['files'][number]['state'] = 'queued') => ({
+  key: `delivery/audio/d/${n}.mp3`,
+  path: `${n}.mp3`,
+  size: 100,
+  confirmedBytes: state === 'done' ? 100 : 0,
+  state,
+});
+
+const totals = {
+  id: 'd1',
+  label: 'd → Back Catalog',
+  profile: 'Label Dev',
+  catalogId: 'cat-42',
+  catalogName: 'Back Catalog',
+  mode: 'json' as const,
+  folder: 'd',
+  state: 'uploading' as const,
+  phase: 'upload' as const,
+  paused: false,
+  running: true,
+  confirmedBytes: 0,
+  totalBytes: 300,
+  bytesPerSecond: 0,
+  etaSeconds: null,
+};
+
+/** Transfers over a fake door: the test pushes main's events and reads the requests made. */
+function setup() {
+  const listeners = new Map<string, (payload: unknown) => void>();
+  const retries: Array<RequestOf<'retryDelivery'>> = [];
+  const api = {
+    on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void) {
+      listeners.set(event, listener as (payload: unknown) => void);
+      return () => undefined;
+    },
+    async activeDeliveries() {
+      return { ok: true, value: { transfers: [] } };
+    },
+    async unfinishedDeliveries() {
+      return { ok: true, value: { deliveries: [] } };
+    },
+    async retryDelivery(request: RequestOf<'retryDelivery'>) {
+      retries.push(request);
+      return { ok: true, value: { id: request.id, files: request.keys?.length ?? 2 } };
+    },
+  } as unknown as CourierApi;
+  const transfers = new TransfersState(api);
+  render(TransfersView, { transfers });
+  const push = async <E extends EventName>(event: E, payload: EventPayloads[E]) => {
+    listeners.get(event)!(payload);
+    await tick();
+  };
+  return { push, retries };
+}
+
+describe('Transfers', () => {
+  afterEach(() => cleanup());
+
+  it('merges progress that carries only the changed files, then retries failed files', async () => {
+    const { push, retries } = setup();
+    await push('delivery:progress', {
+      ...totals,
+      complete: true,
+      files: [file(1), file(2), file(3)],
+      batches: [{ index: 0, state: 'pending', tracks: 3 }],
+    });
+    const transfer = within(screen.getByTestId('transfer'));
+    expect(transfer.getByTestId('transfer-catalog').textContent).toContain('Back Catalog (cat-42)');
+
+    // Only file 2 changed: the others keep what they had.
+    await push('delivery:progress', {
+      ...totals,
+      confirmedBytes: 100,
+      complete: false,
+      files: [file(2, 'done')],
+      batches: [],
+    });
+    const states = () =>
+      transfer.getAllByTestId('transfer-file').map((row) =>
+        [...row.querySelectorAll('td')]
+          .map((td) => td.textContent?.trim())
+          .filter(Boolean)
+          .join(' '),
+      );
+    expect(states()).toEqual([
+      expect.stringContaining('1.mp3 100 B queued'),
+      expect.stringContaining('2.mp3 100 B done'),
+      expect.stringContaining('3.mp3 100 B queued'),
+    ]);
+
+    // The run ends with two files failed: they come first, each with its reason and a Retry.
+    await push('delivery:progress', {
+      ...totals,
+      state: 'failed',
+      phase: 'done',
+      running: false,
+      complete: false,
+      error: '2 file(s) could not be uploaded',
+      files: [
+        { ...file(1, 'failed'), error: 'AccessDenied' },
+        { ...file(3, 'failed'), error: 'ENOENT' },
+      ],
+      batches: [],
+    });
+    await push('delivery:state', { id: 'd1', state: 'failed', paused: false, running: false });
+    expect(states()[0]).toContain('1.mp3');
+    expect(states()[0]).toContain('AccessDenied');
+    expect(states()[1]).toContain('ENOENT');
+    expect(transfer.queryByRole('button', { name: 'Pause' })).toBeNull();
+
+    await fireEvent.click(transfer.getByRole('button', { name: 'Retry 3.mp3' }));
+    expect(retries).toEqual([{ id: 'd1', keys: ['delivery/audio/d/3.mp3'] }]);
+    await fireEvent.click(transfer.getByRole('button', { name: 'Retry failed (2)' }));
+    expect(retries.at(-1)).toEqual({ id: 'd1' });
+  });
+});
