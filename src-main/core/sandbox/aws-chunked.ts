@@ -133,7 +133,7 @@ function digestFor(algorithm: string): Digest | undefined {
       hex: () => bytes().toString('hex'),
     };
   }
-  if (algorithm === 'sha1' || algorithm === 'sha256') {
+  if (algorithm === 'md5' || algorithm === 'sha1' || algorithm === 'sha256') {
     const hash: Hash = createHash(algorithm);
     let result: Buffer | undefined;
     const final = () => (result ??= hash.digest());
@@ -151,8 +151,10 @@ function digestFor(algorithm: string): Digest | undefined {
 export interface IntegrityExpectations {
   /** A hex SHA-256 from x-amz-content-sha256, when the payload is signed. */
   sha256Hex?: string;
-  /** x-amz-checksum-* headers (name without prefix → base64 value). */
+  /** x-amz-checksum-* headers (name without prefix → base64 value), and `md5` for Content-MD5. */
   checksums: Map<string, string>;
+  /** Algorithms the trailers will carry (from x-amz-trailer), hashed as the body passes. */
+  trailerAlgorithms?: string[];
   /** Reads trailers once the body has ended. */
   trailers?: () => Map<string, string>;
 }
@@ -167,7 +169,8 @@ export class IntegrityCheck extends Transform {
 
   constructor(private readonly expect: IntegrityExpectations) {
     super();
-    for (const algorithm of ['crc32', 'sha1', 'sha256']) {
+    // Only what the request declares is hashed: a master is gigabytes.
+    for (const algorithm of [...expect.checksums.keys(), ...(expect.trailerAlgorithms ?? [])]) {
       const digest = digestFor(algorithm);
       if (digest) this.digests.set(algorithm, digest);
     }
@@ -200,12 +203,11 @@ export class IntegrityCheck extends Transform {
     for (const [algorithm, value] of expected) {
       const digest = this.digests.get(algorithm);
       if (digest && digest.base64() !== value) {
-        done(
-          new S3GateError(
-            'BadDigest',
-            `The ${algorithm.toUpperCase()} you specified did not match the calculated checksum.`,
-          ),
-        );
+        const message =
+          algorithm === 'md5'
+            ? 'The Content-MD5 you specified did not match what we received.'
+            : `The ${algorithm.toUpperCase()} you specified did not match the calculated checksum.`;
+        done(new S3GateError('BadDigest', message));
         return;
       }
     }

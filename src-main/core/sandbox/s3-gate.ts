@@ -198,6 +198,9 @@ function requestBody(
       checksums.set(name.slice('x-amz-checksum-'.length), value);
     }
   }
+  // S3 refuses a body whose Content-MD5 doesn't match (BadDigest); s3rver alone would store it.
+  const contentMd5 = req.headers['content-md5'];
+  if (typeof contentMd5 === 'string') checksums.set('md5', contentMd5);
   const declared =
     req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
   if (isAwsChunked(payloadHash, req.headers['content-encoding'])) {
@@ -210,7 +213,20 @@ function requestBody(
       );
     }
     const decoder = new AwsChunkedDecoder();
-    const check = new IntegrityCheck({ checksums, trailers: () => decoder.trailers });
+    const trailerAlgorithms = String(req.headers['x-amz-trailer'] ?? '')
+      .split(',')
+      .map((name) =>
+        name
+          .trim()
+          .toLowerCase()
+          .replace(/^x-amz-checksum-/, ''),
+      )
+      .filter(Boolean);
+    const check = new IntegrityCheck({
+      checksums,
+      trailerAlgorithms,
+      trailers: () => decoder.trailers,
+    });
     const lengthCheck = new PassThrough();
     req.pipe(decoder);
     decoder.on('error', (error) => check.destroy(error));

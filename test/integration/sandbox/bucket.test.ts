@@ -234,6 +234,39 @@ describe('sandbox bucket', () => {
     expect(await bad.text()).toContain('<Code>BadDigest</Code>');
   });
 
+  it('refuses a PutObject or UploadPart whose Content-MD5 does not match, as S3 does', async () => {
+    const plain = sandbox.s3({ requestChecksumCalculation: 'WHEN_REQUIRED' });
+    const data = randomBytes(30_000);
+    const md5Of = (b: Buffer): string => createHash('md5').update(b).digest('base64');
+    const Key = 'delivery/audio/md5/a.wav';
+    await expect(
+      plain.send(
+        new PutObjectCommand({ Bucket, Key, Body: data, ContentMD5: md5Of(Buffer.from('x')) }),
+      ),
+    ).rejects.toMatchObject({ name: 'BadDigest' });
+    await expect(plain.send(new HeadObjectCommand({ Bucket, Key }))).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 404 },
+    });
+    await plain.send(new PutObjectCommand({ Bucket, Key, Body: data, ContentMD5: md5Of(data) }));
+    expect(md5(await bytesOf(Key))).toBe(md5(data));
+
+    const { UploadId } = await plain.send(
+      new CreateMultipartUploadCommand({ Bucket, Key: 'delivery/audio/md5/b.wav' }),
+    );
+    await expect(
+      plain.send(
+        new UploadPartCommand({
+          Bucket,
+          Key: 'delivery/audio/md5/b.wav',
+          UploadId,
+          PartNumber: 1,
+          Body: data,
+          ContentMD5: md5Of(Buffer.from('x')),
+        }),
+      ),
+    ).rejects.toMatchObject({ name: 'BadDigest' });
+  });
+
   it('stores a PutObject with checksums only when required', async () => {
     const plain = sandbox.s3({ requestChecksumCalculation: 'WHEN_REQUIRED' });
     const data = randomBytes(70_000);
