@@ -81,7 +81,7 @@ describe('grid grouped by album', () => {
       expect(library.row(id)!.draft.album?.type?.source).toEqual({ kind: 'manual' });
     }
     expect(columns.album_type.get(library.row('id:Day/01.flac')!.draft)).toBe('');
-    expect(library.undoLabel).toBe('Edit album Album type');
+    expect(library.undoLabel).toBe('Set Album type of Night (5099902988023)');
     expect(headers(grid)[1]!.values.album_type).toBe('Compilation');
 
     library.undo();

@@ -423,7 +423,7 @@ export class GridState {
   editAlbum(header: AlbumHeader, id: ColumnId, text: string): number {
     if (!albumColumns.includes(id)) return 0;
     const column = columns[id];
-    return this.#set(header.ids, column, text, `Edit album ${column.label}`);
+    return this.#set(header.ids, column, text, `Set ${column.label} of ${header.label}`);
   }
 
   /**

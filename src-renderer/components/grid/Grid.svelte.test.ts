@@ -59,7 +59,10 @@ describe('Grid', () => {
     expect(header.getAttribute('aria-label')).toBe(
       'Album Night Shift, by Lena Park, 2 tracks, no track 2',
     );
-    expect(header.querySelector('[data-column="track"]')!.textContent?.trim()).toBe('no track 2');
+    expect(header.querySelector('[data-column="track"]')!.textContent?.trim()).toBe('−2');
+    expect(header.querySelector('[data-column="file"]')!.textContent?.trim()).toBe(
+      'Night Shift — Lena Park · 2 tracks',
+    );
 
     const type = grid.visible.findIndex((c) => c.id === 'album_type');
     grid.select({ row: 0, col: type });
