@@ -13,6 +13,7 @@ import {
   LibrarySessionSchema,
 } from '../core/library/session-schema.js';
 import { mappingFields } from '../core/model/filename-mapping.js';
+import type { FileReadResult } from '../core/model/read-result.js';
 
 /** What a failed operation tells the renderer: a stable code and one human sentence. */
 export interface ErrorInfo {
@@ -71,6 +72,11 @@ const ProfileInputSchema = v.strictObject({
 
 const deliveryId = v.pipe(text(64), v.regex(/^[\w-]+$/));
 const bucketKey = text(1024);
+const objectRequest = v.strictObject({
+  profile: profileName,
+  key: v.pipe(bucketKey, v.minLength(1)),
+});
+const grantId = v.pipe(text(64), v.minLength(1));
 
 /** What the Deliver view sends: the reviewed library, by grant id, and the choices made. */
 const DeliveryInputSchema = v.strictObject({
@@ -109,9 +115,23 @@ const DeliveryInputSchema = v.strictObject({
 /** Every operation: its channel and the schema its request must satisfy. */
 export const operations = {
   appInfo: { channel: 'app:info', request: v.strictObject({}) },
+  openLogs: { channel: 'app:openLogs', request: v.strictObject({}) },
+  openDataFolder: { channel: 'app:openDataFolder', request: v.strictObject({}) },
   grantFiles: {
     channel: 'files:grant',
     request: v.strictObject({ files: v.pipe(v.array(FileRefSchema), v.maxLength(200_000)) }),
+  },
+  /** Tags of granted files read by main: for files the renderer has no `File` of (opened paths). */
+  readFileTags: {
+    channel: 'files:readTags',
+    request: v.strictObject({
+      files: v.pipe(
+        v.array(
+          v.strictObject({ id: grantId, relativePath: v.pipe(text(4096), v.minLength(1)) }),
+        ),
+        v.maxLength(1_000),
+      ),
+    }),
   },
   listProfiles: { channel: 'profiles:list', request: v.strictObject({}) },
   saveProfile: {
@@ -167,18 +187,11 @@ export const operations = {
     channel: 'bucket:list',
     request: v.strictObject({ profile: profileName, prefix: bucketKey }),
   },
-  readBucketObject: {
-    channel: 'bucket:read',
-    request: v.strictObject({ profile: profileName, key: v.pipe(bucketKey, v.minLength(1)) }),
-  },
-  downloadBucketObject: {
-    channel: 'bucket:download',
-    request: v.strictObject({ profile: profileName, key: v.pipe(bucketKey, v.minLength(1)) }),
-  },
-  deleteBucketObject: {
-    channel: 'bucket:delete',
-    request: v.strictObject({ profile: profileName, key: v.pipe(bucketKey, v.minLength(1)) }),
-  },
+  readBucketObject: { channel: 'bucket:read', request: objectRequest },
+  /** Saves an object to a file main asks the user for (the renderer never names a path). */
+  saveBucketObject: { channel: 'bucket:save', request: objectRequest },
+  cancelBucketSave: { channel: 'bucket:cancelSave', request: objectRequest },
+  deleteBucketObject: { channel: 'bucket:delete', request: objectRequest },
   getSettings: { channel: 'settings:get', request: v.strictObject({}) },
   setSettings: {
     channel: 'settings:set',
@@ -216,6 +229,13 @@ export interface AppInfo {
   host: 'electron' | 'web';
   platform: string;
   dataDir: string;
+}
+
+/** Where a folder of the data directory is, and whether main opened it in the file manager. */
+export interface FolderOpened {
+  path: string;
+  /** False in the browser host, which shows the path instead of opening windows on the machine. */
+  opened: boolean;
 }
 
 /** A file main may now read: the renderer refers to it by `id` from then on. */
@@ -377,6 +397,20 @@ export interface BucketListingView {
   truncated: boolean;
 }
 
+/**
+ * How a save ended: written where the user chose, or canceled in the save dialog (the app); or,
+ * in the browser host, a one-time address for the browser's own download to fetch.
+ */
+export type BucketSaveResult =
+  | { key: string; outcome: 'saved'; path: string; size: number }
+  | { key: string; outcome: 'canceled' }
+  | { key: string; outcome: 'browser'; url: string };
+
+/** A file the OS handed the running app (second launch, dock drop), granted by main. */
+export interface OpenedFile extends GrantedFile {
+  lastModified: number;
+}
+
 /** The app's settings (`<dataDir>/settings.json`). */
 export interface SettingsView {
   concurrency: number;
@@ -390,7 +424,10 @@ export interface SettingsView {
 
 interface Results {
   appInfo: AppInfo;
+  openLogs: FolderOpened;
+  openDataFolder: FolderOpened;
   grantFiles: GrantResult;
+  readFileTags: { results: Array<{ id: string; result: FileReadResult }> };
   listProfiles: ProfileList;
   saveProfile: ProfileSummary;
   removeProfile: { removed: true };
@@ -412,7 +449,8 @@ interface Results {
   pickupDelivery: { id: string; pickedUp: boolean; remaining: string[] };
   listBucket: BucketListingView;
   readBucketObject: { key: string; size: number; text: string; truncated: boolean };
-  downloadBucketObject: { key: string; fileName: string; size: number; base64: string };
+  saveBucketObject: BucketSaveResult;
+  cancelBucketSave: { canceled: boolean };
   deleteBucketObject: { deleted: true };
   getSettings: SettingsView;
   setSettings: SettingsView;
@@ -423,6 +461,15 @@ export type ResultOf<N extends OperationName> = Results[N];
 /** Events main pushes to the renderer, by name, with their payloads. */
 export interface EventPayloads {
   'app:notice': { level: 'info' | 'warning' | 'error'; message: string };
+  /** The menu asks for a view (Preferences… shows Settings). */
+  'app:navigate': { view: 'settings' | 'library' };
+  /** Files the OS handed the app (second launch, dock drop): granted, for the library. */
+  'library:open-paths': {
+    files: OpenedFile[];
+    refused: Array<{ relativePath: string; reason: string }>;
+  };
+  /** How far a save of a bucket object has come. */
+  'bucket:save-progress': { key: string; receivedBytes: number; totalBytes: number };
   /** A running delivery's figures and what changed, at most a few times a second. */
   'delivery:progress': TransferProgress;
   /** A delivery started, paused, resumed or ended. */
@@ -440,6 +487,9 @@ export type EventName = keyof EventPayloads;
 /** Every event name, for the doors that must refuse any other. */
 export const eventNames: readonly EventName[] = [
   'app:notice',
+  'app:navigate',
+  'library:open-paths',
+  'bucket:save-progress',
   'delivery:progress',
   'delivery:state',
 ];
