@@ -101,8 +101,28 @@ export const webUtils = {
 
 export const shell = {
   opened: [] as string[],
+  /** Folders shown in the file manager; `openPathAnswer` is what the OS says ('' = done). */
+  openedPaths: [] as string[],
+  openPathAnswer: '',
   async openExternal(url: string): Promise<void> {
     this.opened.push(url);
+  },
+  async openPath(path: string): Promise<string> {
+    this.openedPaths.push(path);
+    return this.openPathAnswer;
+  },
+};
+
+/** The save dialog: records what it was asked and answers what the test set (the user's pick). */
+export const dialog = {
+  asked: [] as Array<{ parent: unknown; options: { defaultPath?: string; title?: string } }>,
+  answer: { canceled: true, filePath: '' } as { canceled: boolean; filePath: string },
+  async showSaveDialog(
+    ...args: [unknown, { defaultPath?: string }] | [{ defaultPath?: string }]
+  ): Promise<{ canceled: boolean; filePath: string }> {
+    const [parent, options] = args.length === 2 ? args : [null, args[0]];
+    this.asked.push({ parent, options });
+    return this.answer;
   },
 };
 
@@ -130,6 +150,7 @@ export default {
   app,
   BrowserWindow,
   contextBridge,
+  dialog,
   ipcMain,
   ipcRenderer,
   session,

@@ -2,10 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 
-import { createServices } from '../../src-main/core/services.js';
+import { withProfileBucket } from '../../src-main/core/bucket/bucket-download.js';
+import { MemorySecretStore } from '../../src-main/core/secrets/secret-store.js';
+import { type CoreServices, createServices } from '../../src-main/core/services.js';
+import type { Envelope } from '../../src-main/ipc/contract.js';
 import { startWebHost, type WebHost } from '../../src-main/web-host.js';
 
 describe('the browser host', () => {
@@ -93,5 +97,121 @@ describe('the browser host', () => {
       payload: { level: 'info', message: 'Sandbox ready' },
     });
     socket.close();
+  });
+});
+
+describe('the browser host’s downloads', () => {
+  let home: string;
+  let services: CoreServices;
+  let host: WebHost;
+  let origin: string;
+  let socket: WebSocket;
+  let nextId = 1;
+
+  /** Calls an operation over the page's socket, as the renderer's bridge does. */
+  const call = <T>(channel: string, request: unknown) =>
+    new Promise<Envelope<T>>((resolve) => {
+      const id = nextId++;
+      const onMessage = (data: unknown) => {
+        const message = JSON.parse(String(data)) as { id?: number; result?: Envelope<T> };
+        if (message.id !== id) return;
+        socket.off('message', onMessage);
+        resolve(message.result!);
+      };
+      socket.on('message', onMessage);
+      socket.send(JSON.stringify({ id, channel, request }));
+    });
+
+  beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), 'courier-web-download-'));
+    services = createServices({ COURIER_HOME: home }, { secrets: new MemorySecretStore() });
+    host = await startWebHost({ port: 0, roots: [home], services });
+    const url = new URL(host.url);
+    origin = url.origin;
+    const token = new URLSearchParams(url.hash.slice(1)).get('token')!;
+    socket = new WebSocket(`ws://127.0.0.1:${host.port}/ipc?token=${token}`, {
+      headers: { Origin: origin },
+    });
+    await new Promise((resolve) => socket.once('open', resolve));
+    // The first listing of profiles adds the Sandbox profile; its bucket runs in-process.
+    await call('profiles:list', {});
+  });
+
+  afterAll(async () => {
+    socket.close();
+    await host.close();
+    await services.connections.closeAll();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('streams a CSV to the browser’s download, once, from a one-time address', async () => {
+    // Shaped like the service's tags export; csv_outputs/ is read-only to the organisation's
+    // keys, so it goes where they may write (the journey e2e downloads a real export).
+    const key = 'delivery/metadata/tags-1763700000000.csv';
+    const csv = 'outer_id,tag_name,category\nGBAYE2100001,Calm,Mood\nGBAYE2100002,Jóga,Mood\n';
+    await withProfileBucket(services.connections, 'Sandbox', (s3, bucket) =>
+      s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: csv })),
+    );
+
+    const offered = await call<{ outcome: string; url: string }>('bucket:save', {
+      profile: 'Sandbox',
+      key,
+    });
+    expect(offered).toMatchObject({ ok: true, value: { outcome: 'browser', key } });
+    const path = (offered as { value: { url: string } }).value.url;
+    expect(path).toMatch(/^\/download\/[\w-]{32}$/);
+
+    const response = await fetch(origin + path);
+    expect(response.status).toBe(200);
+    const name = key.split('/').pop()!;
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="${name}"; filename*=UTF-8''${name}`,
+    );
+    expect(await response.text()).toBe(csv);
+
+    // The address is spent: the download history can't replay it.
+    const again = await fetch(origin + path);
+    expect(again.status).toBe(404);
+    expect(await again.text()).toMatch(/used or has expired/);
+  });
+
+  it('refuses an address it never gave, a cross-site request and other methods', async () => {
+    expect((await fetch(`${origin}/download/guess`)).status).toBe(404);
+    const ticket = async () =>
+      (
+        (await call('bucket:save', { profile: 'Sandbox', key: 'INFO.json' })) as {
+          value: { url: string };
+        }
+      ).value.url;
+    const crossSite = await fetch(origin + (await ticket()), {
+      headers: { 'Sec-Fetch-Site': 'cross-site' },
+    });
+    expect(crossSite.status).toBe(404);
+    expect((await fetch(origin + (await ticket()), { method: 'POST' })).status).toBe(405);
+  });
+
+  it('names a download by its key’s last segment, in UTF-8 with an ASCII fallback', async () => {
+    const key = 'delivery/metadata/Björk “Jóga”.csv';
+    await withProfileBucket(services.connections, 'Sandbox', (s3, bucket) =>
+      s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'a,b\n' })),
+    );
+    const offered = (await call('bucket:save', { profile: 'Sandbox', key })) as {
+      value: { url: string };
+    };
+    const response = await fetch(origin + offered.value.url);
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="Bj_rk _J_ga_.csv"; filename*=UTF-8''${encodeURIComponent('Björk “Jóga”.csv')}`,
+    );
+    expect(await response.text()).toBe('a,b\n');
+  });
+
+  it('answers 404 with the reason for an object that is not in the bucket', async () => {
+    const offered = (await call('bucket:save', {
+      profile: 'Sandbox',
+      key: 'csv_outputs/none/gone.csv',
+    })) as { value: { url: string } };
+    const response = await fetch(origin + offered.value.url);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toMatch(/gone\.csv is not in the bucket/);
   });
 });
