@@ -108,6 +108,8 @@ export class LibraryState {
   #saving: Promise<void> = Promise.resolve();
   #pendingResults: Array<[string, FileReadResult]> = [];
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
+  /** How long the last flush of tag results took, up to its rows painted and validated. */
+  #flushCost = 0;
 
   constructor(
     private readonly api: CourierApi,
@@ -208,8 +210,9 @@ export class LibraryState {
     this.#reader ??= this.makeReader();
     await this.#reader.read(files, (key, result) => {
       this.#pendingResults.push([key, result]);
-      // Each flush revalidates the whole library: with a big one, flush less often.
-      const delay = this.options.flushDelayMs ?? Math.max(120, this.rows.length / 20);
+      // Each flush re-renders and revalidates the whole library: the longer the last one took,
+      // the longer results are gathered, so flushes take at most a fifth of the UI thread.
+      const delay = this.options.flushDelayMs ?? Math.max(120, 4 * this.#flushCost);
       this.#flushTimer ??= setTimeout(() => this.#flushResults(), delay);
     });
   }
@@ -217,6 +220,7 @@ export class LibraryState {
   /** Applies buffered tag results at once: one new array per batch, not per file. */
   #flushResults(): void {
     this.#flushTimer = undefined;
+    const started = performance.now();
     const results = new Map(this.#pendingResults);
     this.#pendingResults = [];
     if (results.size === 0) return;
@@ -242,6 +246,8 @@ export class LibraryState {
     }
     this.rows = rows;
     this.#scheduleSave();
+    // Validation is scheduled the same way, earlier: this runs after it.
+    afterPaint(() => (this.#flushCost = performance.now() - started));
   }
 
   /** Resolves once every file added so far has been read, shown and validated. */
@@ -259,9 +265,7 @@ export class LibraryState {
       if (this.#validationPending) this.validateNow();
     };
     // After the next paint: the frame that shows the edit is not held up by validation.
-    if (typeof requestAnimationFrame === 'function') {
-      requestAnimationFrame(() => setTimeout(run, 0));
-    } else setTimeout(run, 0);
+    afterPaint(run);
   }
 
   /** Validates the library now (the findings otherwise follow a change by one frame). */
@@ -411,6 +415,13 @@ export class LibraryState {
     });
     return this.#saving;
   }
+}
+
+/** Runs `task` in a task just after the next paint (in the next task where nothing paints). */
+function afterPaint(task: () => void): void {
+  if (typeof requestAnimationFrame === 'function') {
+    requestAnimationFrame(() => setTimeout(task, 0));
+  } else setTimeout(task, 0);
 }
 
 /** Drafts are never mutated: an edit that changes nothing hands back the same object. */

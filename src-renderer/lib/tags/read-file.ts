@@ -20,13 +20,18 @@ import { draftFromMetadata } from '../../../src-main/core/model/tags-to-track.js
 /** Larger blocks than the CLI's 64 KiB: a Blob read costs far more than a system call. */
 const cache = { blockSize: 256 * 1024, maxBlocks: 4 };
 
-/** A Blob as a `ByteSource`. */
-function blobSource(blob: Blob): ByteSource {
+/**
+ * A Blob of `size` bytes as a `ByteSource`. The size is asked once: for a picked or dropped
+ * file, each `File.size` is a synchronous round trip to the browser process. A read of the
+ * whole Blob (a file smaller than a block) skips `slice()`, which registers a new Blob there.
+ */
+function blobSource(blob: Blob, size: number): ByteSource {
   return {
-    size: blob.size,
+    size,
     async read(target, position) {
+      const whole = position === 0 && target.length >= size;
       const bytes = new Uint8Array(
-        await blob.slice(position, position + target.length).arrayBuffer(),
+        await (whole ? blob : blob.slice(position, position + target.length)).arrayBuffer(),
       );
       target.set(bytes);
       return bytes.length;
@@ -37,11 +42,12 @@ function blobSource(blob: Blob): ByteSource {
 /** Reads `file` whose delivery-relative path is `relativePath` (forward slashes). */
 export async function readFileTags(file: Blob, relativePath: string): Promise<FileReadResult> {
   const path = relativePath.normalize('NFC');
-  const skipped = precheckFile(path, file.size);
+  const size = file.size;
+  const skipped = precheckFile(path, size);
   if (skipped) return skipped;
   try {
     const tokenizer = new BlockTokenizer(
-      blobSource(file),
+      blobSource(file, size),
       { path, mimeType: file.type || undefined },
       cache,
     );

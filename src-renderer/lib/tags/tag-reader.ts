@@ -1,17 +1,18 @@
 /**
  * A small pool of tags workers. Files are handed out a few per worker at a time so a drop of
  * 10,000 files never queues 10,000 Blobs in one worker; results come back in completion order.
+ * Both ways, messages carry batches: one message per file would cost the page a task each.
  */
 import { type FileReadResult, readFailure } from '../../../src-main/core/model/read-result.js';
 
-/** What the page sends a worker: the file and its delivery-relative path. */
+/** What the page sends a worker (in batches): the file and its delivery-relative path. */
 export interface TagRequest {
   key: string;
   file: File;
   relativePath: string;
 }
 
-/** What a worker answers for one file. */
+/** What a worker answers for one file (in batches). */
 export interface TagResponse {
   key: string;
   result: FileReadResult;
@@ -26,7 +27,12 @@ export interface TagReader {
   ): Promise<void>;
 }
 
-const perWorker = 4;
+/**
+ * Files in flight per worker. A worker reads them concurrently: most of a file's time is the
+ * wait for its bytes from the browser process, which other files' parsing fills. A worker gets
+ * more once half of them are done.
+ */
+const perWorker = 16;
 
 /** The worker-pool reader used by the app. */
 export class WorkerTagReader implements TagReader {
@@ -65,14 +71,14 @@ export class WorkerTagReader implements TagReader {
           new Promise<void>((done) => {
             const inFlight = new Map<string, string>();
             const pump = () => {
-              while (inFlight.size < perWorker && next < files.length) {
-                const item = files[next++]!;
-                inFlight.set(item.key, item.relativePath);
-                worker.postMessage({
-                  key: item.key,
-                  file: item.file,
-                  relativePath: item.relativePath,
-                });
+              if (inFlight.size <= perWorker / 2 && next < files.length) {
+                const batch: TagRequest[] = [];
+                while (inFlight.size < perWorker && next < files.length) {
+                  const { key, file, relativePath } = files[next++]!;
+                  inFlight.set(key, relativePath);
+                  batch.push({ key, file, relativePath });
+                }
+                worker.postMessage(batch);
               }
               if (inFlight.size === 0) {
                 worker.removeEventListener('message', onMessage);
@@ -80,9 +86,11 @@ export class WorkerTagReader implements TagReader {
                 done();
               }
             };
-            const onMessage = (event: MessageEvent<TagResponse>) => {
-              inFlight.delete(event.data.key);
-              onResult(event.data.key, event.data.result);
+            const onMessage = (event: MessageEvent<TagResponse[]>) => {
+              for (const { key, result } of event.data) {
+                inFlight.delete(key);
+                onResult(key, result);
+              }
               pump();
             };
             const onError = (event: ErrorEvent) => {
