@@ -5,11 +5,10 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { homedir } from 'node:os';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -22,22 +21,13 @@ import { PickedFileFinder } from './core/files/find-picked-file.js';
 import { type CoreServices, createServices } from './core/services.js';
 import { fail } from './ipc/contract.js';
 import { createRouter, type Router } from './ipc/router.js';
+import { readRendererFile } from './renderer-files.js';
 
 const RENDERER_DIR = fileURLToPath(new URL('../dist/renderer/', import.meta.url));
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 /** How long a download address stays valid: the page fetches it at once. */
 const TICKET_MS = 60_000;
 const DOWNLOAD_PATH = '/download/';
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-};
 
 export interface WebHostOptions {
   port?: number;
@@ -243,24 +233,18 @@ async function serveStatic(
     response.writeHead(405).end();
     return;
   }
-  const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
-  const file = normalize(join(root, pathname === '/' ? 'index.html' : pathname));
-  if (!file.startsWith(resolve(root) + sep)) {
-    response.writeHead(404).end();
-    return;
-  }
-  const body = await readFile(file).catch(() => null);
-  if (!body) {
+  const file = await readRendererFile(root, new URL(request.url ?? '/', 'http://x').pathname);
+  if (!file) {
     response.writeHead(404).end();
     return;
   }
   response.writeHead(200, {
-    'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+    'Content-Type': file.type,
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
   });
-  response.end(request.method === 'HEAD' ? undefined : body);
+  response.end(request.method === 'HEAD' ? undefined : file.body);
 }
 
 function sameSecret(given: string, expected: string): boolean {

@@ -4,7 +4,6 @@
  * core or in the pure modules beside this file; this file only composes them.
  */
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 import {
   app,
@@ -14,6 +13,7 @@ import {
   Menu,
   Notification,
   powerSaveBlocker,
+  protocol,
   screen,
   session,
   shell,
@@ -22,6 +22,7 @@ import {
 import { createServices } from '../core/services.js';
 import { createRouter } from '../ipc/router.js';
 import { appMenuTemplate, menuHandlers } from './app-menu.js';
+import { APP_SCHEME, APP_URL, appScheme, createAppProtocolHandler } from './app-protocol.js';
 import { errorFields, installCrashHandlers } from './crash-log.js';
 import { createFolderOpener, createSavePathChooser } from './host-actions.js';
 import { registerIpcHandlers } from './ipc-handlers.js';
@@ -38,9 +39,8 @@ import {
   trackWindowState,
 } from './window-state.js';
 
-// The bundle lives in dist/main; the renderer build beside it in dist/renderer.
-const RENDERER_INDEX = join(__dirname, '..', 'renderer', 'index.html');
-const APP_URL = pathToFileURL(RENDERER_INDEX).href;
+// The bundle lives in dist/main; the renderer build beside it in dist/renderer, served as app://.
+const RENDERER_DIR = join(__dirname, '..', 'renderer');
 const trustedContents = new Set<number>();
 
 const services = createServices(process.env, { source: 'app' });
@@ -91,6 +91,7 @@ const quitGuard = new QuitGuard({
 });
 
 app.enableSandbox();
+protocol.registerSchemesAsPrivileged([appScheme]);
 app.on('web-contents-created', (_event, contents) => hardenContents(contents, shell.openExternal));
 app.on('render-process-gone', (_event, _contents, details) => {
   void log.log('error', 'The window’s renderer process ended', { ...details });
@@ -129,7 +130,7 @@ async function createMainWindow(): Promise<BrowserWindow> {
     window.show();
   });
   mainWindow = window;
-  await window.loadFile(RENDERER_INDEX);
+  await window.loadURL(APP_URL);
   markWindowLoaded();
   return window;
 }
@@ -185,6 +186,7 @@ if (!app.requestSingleInstanceLock()) {
   void app.whenReady().then(async () => {
     void log.log('info', 'Started', { version: app.getVersion(), platform: process.platform });
     denyPermissions(session.defaultSession);
+    protocol.handle(APP_SCHEME, createAppProtocolHandler(RENDERER_DIR));
     registerIpcHandlers(ipcMain, router, (event) =>
       isTrustedSender(event, trustedContents, APP_URL),
     );

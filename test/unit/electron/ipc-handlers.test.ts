@@ -6,13 +6,12 @@ import { ipcMain } from 'electron';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createServices } from '../../../src-main/core/services.js';
+import { APP_URL } from '../../../src-main/electron/app-protocol.js';
 import { registerIpcHandlers } from '../../../src-main/electron/ipc-handlers.js';
 import { isTrustedSender } from '../../../src-main/electron/security.js';
 import { operations } from '../../../src-main/ipc/contract.js';
 import { createRouter } from '../../../src-main/ipc/router.js';
 import { FakeWebContents, ipcMain as fakeIpcMain } from '../../fakes/electron.js';
-
-const APP_URL = 'file:///app/dist/renderer/index.html';
 
 describe('registerIpcHandlers()', () => {
   const window = new FakeWebContents();

@@ -31,6 +31,8 @@ describe('electron-builder.yml', () => {
       ['onlyLoadAppFromAsar', true],
       ['enableEmbeddedAsarIntegrityValidation', true],
       ['enableCookieEncryption', true],
+      // The page comes from app://, so file:// keeps no extra privileges.
+      ['grantFileProtocolExtraPrivileges', false],
     ])('sets %s to %s', (fuse, value) => {
       expect(config.electronFuses[fuse]).toBe(value);
     });

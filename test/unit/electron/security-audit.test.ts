@@ -11,6 +11,7 @@ import type { Session, WebContents } from 'electron';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createServices } from '../../../src-main/core/services.js';
+import { APP_URL } from '../../../src-main/electron/app-protocol.js';
 import {
   denyPermissions,
   droppedFilePath,
@@ -22,9 +23,6 @@ import { mainWindowOptions } from '../../../src-main/electron/window-options.js'
 import { type FileRef, operations } from '../../../src-main/ipc/contract.js';
 import { createRouter, type Router } from '../../../src-main/ipc/router.js';
 import { createSession, FakeWebContents } from '../../fakes/electron.js';
-
-const APP_URL =
-  'file:///Applications/Catalog%20Courier.app/Contents/Resources/app.asar/dist/renderer/index.html';
 
 describe('security audit', () => {
   describe('the window', () => {

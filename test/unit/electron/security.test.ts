@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { Session, WebContents } from 'electron';
 import { describe, expect, it } from 'vitest';
 
+import { APP_URL } from '../../../src-main/electron/app-protocol.js';
 import {
   denyPermissions,
   hardenContents,
@@ -10,8 +11,6 @@ import {
   isTrustedSender,
 } from '../../../src-main/electron/security.js';
 import { createSession, FakeWebContents } from '../../fakes/electron.js';
-
-const APP_URL = 'file:///opt/courier/resources/app.asar/dist/renderer/index.html';
 
 describe('isSafeExternalUrl()', () => {
   it.each([
