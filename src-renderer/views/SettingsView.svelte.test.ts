@@ -1,0 +1,61 @@
+import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import type { AppInfo, CourierApi, FolderOpened } from '../../src-main/ipc/contract.js';
+import { SettingsState } from '../state/settings-state.svelte.js';
+import SettingsView from './SettingsView.svelte';
+
+const info = (host: AppInfo['host']): AppInfo => ({
+  name: 'catalog-courier',
+  productName: 'Catalog Courier',
+  version: '1.0.0',
+  host,
+  platform: 'linux',
+  dataDir: '/home/ana/.courier',
+});
+
+/** A door that opens folders (the app) or only says where they are (the browser host). */
+function door(opens: boolean) {
+  const asked: string[] = [];
+  const answer = (path: string) => async () => {
+    asked.push(path);
+    return { ok: true as const, value: { path, opened: opens } satisfies FolderOpened };
+  };
+  const api = {
+    asked,
+    getSettings: async () => ({
+      ok: true as const,
+      value: {
+        concurrency: 8,
+        bandwidthLimitKiB: 0,
+        defaults: { mode: 'json', overwrite_audio_file: true, delete_delivered_file: true },
+      },
+    }),
+    openLogs: answer('/home/ana/.courier/logs'),
+    openDataFolder: answer('/home/ana/.courier'),
+  };
+  return api;
+}
+
+describe('Settings: the data folder and the logs', () => {
+  afterEach(cleanup);
+
+  it('has the app open them, with nothing more to say', async () => {
+    const api = door(true);
+    const settings = new SettingsState(api as unknown as CourierApi);
+    render(SettingsView, { info: info('electron'), settings });
+    await fireEvent.click(screen.getByRole('button', { name: 'Open logs' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Open data folder' }));
+    expect(api.asked).toEqual(['/home/ana/.courier/logs', '/home/ana/.courier']);
+    expect(screen.queryByTestId('folder-note')).toBeNull();
+  });
+
+  it('shows the path to open by hand in the browser host', async () => {
+    const settings = new SettingsState(door(false) as unknown as CourierApi);
+    render(SettingsView, { info: info('web'), settings });
+    await fireEvent.click(screen.getByRole('button', { name: 'Open logs' }));
+    expect((await screen.findByTestId('folder-note')).textContent?.trim()).toBe(
+      'Open /home/ana/.courier/logs in your file manager.',
+    );
+  });
+});
