@@ -279,6 +279,46 @@ describe('security audit', () => {
         ).toBe(null);
         expect(droppedFilePath({ ...windows, path: 'Album\\01.flac' }, path.win32)).toBe(null);
       });
+
+      it('reads tags (files:readTags) only of granted ids, at the path they were granted under', async () => {
+        const { id } = (await grant([ref])).value.granted[0] as { id: string };
+        for (const [files, code] of [
+          [[{ id: 'f'.repeat(24), relativePath: 'Album/01.flac' }], 'not_granted'],
+          [[{ id, relativePath: '../Album/01.flac' }], 'invalid_request'],
+          [[{ id, relativePath: 'Other/01.flac' }], 'invalid_request'],
+          [[{ id, relativePath: 'Album/01.flac', path: '/etc/passwd' }], 'invalid_request'],
+        ] as const) {
+          expect(
+            await router.dispatch('files:readTags', { files }),
+            JSON.stringify(files),
+          ).toMatchObject({
+            ok: false,
+            error: { code },
+          });
+        }
+        expect(
+          await router.dispatch('files:readTags', {
+            files: [{ id, relativePath: 'Album/01.flac' }],
+          }),
+        ).toMatchObject({
+          ok: true,
+          value: { results: [{ id, result: { file: 'Album/01.flac' } }] },
+        });
+      });
+    });
+
+    it('names no local path in a download or a folder request: main chooses them', async () => {
+      for (const [channel, raw] of [
+        ['bucket:save', { profile: 'Sandbox', key: 'INFO.json', path: '/home/ana/.bashrc' }],
+        ['bucket:save', { profile: 'Sandbox', key: 'INFO.json', fileName: '../../.bashrc' }],
+        ['app:openLogs', { path: '/' }],
+        ['app:openDataFolder', { path: '/' }],
+      ] as const) {
+        expect(await router.dispatch(channel, raw), channel).toMatchObject({
+          ok: false,
+          error: { code: 'invalid_request' },
+        });
+      }
     });
   });
 });
