@@ -21,9 +21,9 @@ import { draftFromMetadata } from '../../../src-main/core/model/tags-to-track.js
 const cache = { blockSize: 256 * 1024, maxBlocks: 4 };
 
 /**
- * A Blob of `size` bytes as a `ByteSource`. The size is asked once: for a picked or dropped
- * file, each `File.size` is a synchronous round trip to the browser process. A read of the
- * whole Blob (a file smaller than a block) skips `slice()`, which registers a new Blob there.
+ * A Blob of `size` bytes as a `ByteSource`. The size is asked once and passed down: a picked
+ * file's metadata can cost a synchronous round trip to the browser process. A read of the whole
+ * Blob (a file smaller than a block) skips `slice()`, which registers a new Blob there.
  */
 function blobSource(blob: Blob, size: number): ByteSource {
   return {

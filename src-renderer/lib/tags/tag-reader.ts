@@ -28,9 +28,8 @@ export interface TagReader {
 }
 
 /**
- * Files in flight per worker. A worker reads them concurrently: most of a file's time is the
- * wait for its bytes from the browser process, which other files' parsing fills. A worker gets
- * more once half of them are done.
+ * Files in flight per worker. A worker reads them concurrently, so one file's parsing fills
+ * another's wait for its bytes from the browser process. A worker gets more once half are done.
  */
 const perWorker = 16;
 
