@@ -15,7 +15,8 @@ import { parseArgs } from 'node:util';
 
 import { type WebSocket, WebSocketServer } from 'ws';
 
-import { downloadFileName, openObject, withProfileBucket } from './core/bucket/bucket-download.js';
+import { downloadFileName, openObject } from './core/bucket/bucket-download.js';
+import { withProfileBucket } from './core/bucket/profile-bucket.js';
 import { CourierError } from './core/errors.js';
 import { PickedFileFinder } from './core/files/find-picked-file.js';
 import { type CoreServices, createServices } from './core/services.js';

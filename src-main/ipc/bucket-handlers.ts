@@ -3,11 +3,8 @@
  * profile's S3 credentials (core/bucket) and the app's settings (core/settings).
  */
 import { deleteObject, listBucket, readObject } from '../core/bucket/bucket-browser.js';
-import {
-  downloadFileName,
-  saveObjectToFile,
-  withProfileBucket,
-} from '../core/bucket/bucket-download.js';
+import { downloadFileName, saveObjectToFile } from '../core/bucket/bucket-download.js';
+import { withProfileBucket } from '../core/bucket/profile-bucket.js';
 import { CourierError } from '../core/errors.js';
 import type { CoreServices } from '../core/services.js';
 import { SettingsStore } from '../core/settings/settings-store.js';

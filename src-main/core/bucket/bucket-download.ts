@@ -1,32 +1,14 @@
 /**
  * Downloading bucket objects of any size without holding them in memory: streamed from S3 to a
- * file the user chose (the app) or to an HTTP response (the browser host). The profile's S3
- * client lives only as long as one operation.
+ * file the user chose (the app) or to an HTTP response (the browser host).
  */
 import { posix } from 'node:path';
 import type { Readable } from 'node:stream';
 
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 
-import type { ConnectionPool } from '../connection-pool.js';
 import { CourierError } from '../errors.js';
 import { writeStreamAtomic } from '../files/atomic-file.js';
-import { createS3Client } from '../storage/s3-client.js';
-
-/** Runs `work` with an S3 client for the profile's bucket, closed afterwards. */
-export async function withProfileBucket<T>(
-  connections: ConnectionPool,
-  profile: string,
-  work: (s3: S3Client, bucket: string) => Promise<T>,
-): Promise<T> {
-  const connection = await connections.get(profile);
-  const s3 = createS3Client(connection.bucket);
-  try {
-    return await work(s3, connection.bucket.bucket);
-  } finally {
-    s3.destroy();
-  }
-}
 
 /** An object's bytes as they arrive, and what S3 says about them. */
 export interface ObjectStream {

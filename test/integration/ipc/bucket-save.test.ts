@@ -6,10 +6,8 @@ import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import {
-  saveObjectToFile,
-  withProfileBucket,
-} from '../../../src-main/core/bucket/bucket-download.js';
+import { saveObjectToFile } from '../../../src-main/core/bucket/bucket-download.js';
+import { withProfileBucket } from '../../../src-main/core/bucket/profile-bucket.js';
 import { MemorySecretStore } from '../../../src-main/core/secrets/secret-store.js';
 import { type CoreServices, createServices } from '../../../src-main/core/services.js';
 import type { EventPayloads } from '../../../src-main/ipc/contract.js';
