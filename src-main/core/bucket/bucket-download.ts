@@ -13,7 +13,6 @@ import { writeStreamAtomic } from '../files/atomic-file.js';
 /** An object's bytes as they arrive, and what S3 says about them. */
 export interface ObjectStream {
   size: number;
-  contentType: string | undefined;
   body: Readable;
 }
 
@@ -35,7 +34,6 @@ export async function openObject(
   if (!answer.Body) throw new CourierError('not_found', `${key} came back without content.`);
   return {
     size: answer.ContentLength ?? 0,
-    contentType: answer.ContentType,
     body: answer.Body as Readable,
   };
 }
