@@ -81,9 +81,11 @@ const quitGuard = new QuitGuard({
     return answer.response === 0;
   },
   pauseAndFlush: () => transfers.pauseAll(),
-  // Closing the connections stops the embedded sandbox (its API and its S3 server).
+  // Downloads stop and remove their partial files first; closing the connections then stops
+  // the embedded sandbox (its API and its S3 server).
   cleanup: async () => {
-    await Promise.all([flushWindowState(), services.connections.closeAll()]);
+    await Promise.all([flushWindowState(), router.close()]);
+    await services.connections.closeAll();
     await log.log('info', 'Quit');
   },
   quit: () => app.quit(),

@@ -27,22 +27,25 @@ const PREVIEW_BYTES = 256 * 1024;
 /** Progress events of a save, at most this often (the last one always goes out). */
 const PROGRESS_EVERY_MS = 250;
 
-/** The handlers for the bucket and settings domains, for the router. */
+/**
+ * The handlers for the bucket and settings domains, for the router, and `close`, which stops
+ * the downloads still running and waits until each has removed its partial file.
+ */
 export function bucketHandlers(
   services: CoreServices,
   host: Pick<HostAdapter, 'chooseSavePath' | 'offerDownload'>,
   emit: Emit,
-): Handlers {
+): { handlers: Handlers; close(): Promise<void> } {
   const settings = new SettingsStore(services.dataDir);
   const withBucket = <T>(
     profile: string,
     work: Parameters<typeof withProfileBucket<T>>[2],
   ): Promise<T> => withProfileBucket(services.connections, profile, work);
-  /** Saves in progress, by profile and key, so the renderer can cancel one. */
-  const saving = new Map<string, AbortController>();
+  /** Saves in progress, by profile and key, so the renderer can cancel one and a quit all. */
+  const saving = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
   const saveId = (profile: string, key: string) => JSON.stringify([profile, key]);
 
-  return {
+  const handlers: Handlers = {
     async listBucket({ profile, prefix }) {
       return withBucket(profile, (s3, bucket) => listBucket(s3, bucket, prefix));
     },
@@ -64,29 +67,30 @@ export function bucketHandlers(
       const path = await host.chooseSavePath(downloadFileName(key));
       if (!path) return { key, outcome: 'canceled' };
       const controller = new AbortController();
-      saving.set(id, controller);
       let last = 0;
+      const done = withBucket(profile, (s3, bucket) =>
+        saveObjectToFile(s3, bucket, key, path, {
+          signal: controller.signal,
+          onProgress: ({ receivedBytes, totalBytes }) => {
+            const now = Date.now();
+            if (receivedBytes < totalBytes && now - last < PROGRESS_EVERY_MS) return;
+            last = now;
+            emit('bucket:save-progress', { key, receivedBytes, totalBytes });
+          },
+        }),
+      );
+      saving.set(id, { controller, done });
       try {
-        const { size } = await withBucket(profile, (s3, bucket) =>
-          saveObjectToFile(s3, bucket, key, path, {
-            signal: controller.signal,
-            onProgress: ({ receivedBytes, totalBytes }) => {
-              const now = Date.now();
-              if (receivedBytes < totalBytes && now - last < PROGRESS_EVERY_MS) return;
-              last = now;
-              emit('bucket:save-progress', { key, receivedBytes, totalBytes });
-            },
-          }),
-        );
+        const { size } = await done;
         return { key, outcome: 'saved', path, size };
       } finally {
         saving.delete(id);
       }
     },
     async cancelBucketSave({ profile, key }) {
-      const controller = saving.get(saveId(profile, key));
-      controller?.abort();
-      return { canceled: controller !== undefined };
+      const save = saving.get(saveId(profile, key));
+      save?.controller.abort();
+      return { canceled: save !== undefined };
     },
     async deleteBucketObject({ profile, key }) {
       await withBucket(profile, (s3, bucket) => deleteObject(s3, bucket, key));
@@ -97,6 +101,15 @@ export function bucketHandlers(
     },
     async setSettings(change) {
       return settings.set(change);
+    },
+  };
+
+  return {
+    handlers,
+    async close() {
+      const running = [...saving.values()];
+      for (const save of running) save.controller.abort();
+      await Promise.allSettled(running.map((save) => save.done));
     },
   };
 }

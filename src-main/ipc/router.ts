@@ -52,11 +52,14 @@ export interface Router {
   subscribe(listener: Listener): () => void;
   /** Sends an event to every subscribed door. */
   emit<E extends EventName>(event: E, payload: EventPayloads[E]): void;
+  /** Stops what still writes files (downloads), leaving no partial file; for a quit. */
+  close(): Promise<void>;
 }
 
 /** Builds the router for one door over the core services. */
 export function createRouter(host: HostAdapter, services: CoreServices): Router {
   const listeners = new Set<Listener>();
+  const bucket = bucketHandlers(services, host, emitToAll);
 
   const handlers: Handlers = {
     async appInfo() {
@@ -87,7 +90,7 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
     ...profileHandlers(services),
     ...deliveryHandlers(services, emitToAll, host.transfers),
     ...appHandlers(services, host),
-    ...bucketHandlers(services, host, emitToAll),
+    ...bucket.handlers,
     async loadLibrary() {
       return loadLibrarySession(services.dataDir, services.grants);
     },
@@ -120,6 +123,7 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
       return () => listeners.delete(listener);
     },
     emit: emitToAll,
+    close: () => bucket.close(),
   };
 }
 

@@ -115,6 +115,22 @@ describe('saving bucket objects to a file the user chose (streamed, atomic)', ()
     expect(await readdir(join(home, 'canceled')).catch(() => [])).toEqual([]);
   });
 
+  it('stops a running save on quit (router.close) and leaves nothing behind', async () => {
+    dialogAnswer = join(home, 'quit', 'export.bin');
+    const started = new Promise<void>((resolve) => {
+      const stop = router.subscribe((event) => {
+        if (event !== 'bucket:save-progress') return;
+        stop();
+        resolve();
+      });
+    });
+    const saving = router.dispatch('bucket:save', { profile: 'Sandbox', key: KEY });
+    await started;
+    await router.close();
+    await expect(saving).resolves.toMatchObject({ ok: false, error: { code: 'canceled' } });
+    expect(await readdir(join(home, 'quit')).catch(() => [])).toEqual([]);
+  });
+
   it('says so when the object is not in the bucket', async () => {
     dialogAnswer = join(downloads, 'gone.csv');
     const result = await router.dispatch('bucket:save', {
