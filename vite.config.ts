@@ -1,7 +1,7 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vite';
 
-// The renderer is built once and loaded by Electron from file:// and by the browser host over
+// The renderer is built once and loaded by Electron (app://courier) and by the browser host over
 // http://127.0.0.1, so every URL in the build is relative.
 export default defineConfig({
   root: 'src-renderer',
