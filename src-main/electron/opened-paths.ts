@@ -13,7 +13,7 @@ import type { EventPayloads } from '../ipc/contract.js';
 
 type OpenPaths = EventPayloads['library:open-paths'];
 
-/** Grants the audio files of `paths` (files, or folders walked) for the `library:open-paths` event. */
+/** Grants the audio of `paths` (files, or folders walked) for the `library:open-paths` event. */
 export async function grantOpenedPaths(
   paths: readonly string[],
   grants: FileGrants,
