@@ -126,14 +126,17 @@ export const operations = {
     channel: 'files:readTags',
     request: v.strictObject({
       files: v.pipe(
-        v.array(
-          v.strictObject({ id: grantId, relativePath: v.pipe(text(4096), v.minLength(1)) }),
-        ),
+        v.array(v.strictObject({ id: grantId, relativePath: v.pipe(text(4096), v.minLength(1)) })),
         v.maxLength(1_000),
       ),
     }),
   },
   listProfiles: { channel: 'profiles:list', request: v.strictObject({}) },
+  /** Makes a profile the active one for every window and host (`null`: none). */
+  useProfile: {
+    channel: 'profiles:use',
+    request: v.strictObject({ name: v.nullable(v.pipe(v.string(), v.minLength(1))) }),
+  },
   saveProfile: {
     channel: 'profiles:save',
     request: v.strictObject({
@@ -271,6 +274,8 @@ export interface ProfileSummary {
 
 export interface ProfileList {
   profiles: ProfileSummary[];
+  /** The active profile's name, kept in main (null: none chosen yet). */
+  active: string | null;
   /** Where secrets are kept in this run. */
   secretStorage: 'keychain' | 'memory';
 }
@@ -429,6 +434,7 @@ interface Results {
   grantFiles: GrantResult;
   readFileTags: { results: Array<{ id: string; result: FileReadResult }> };
   listProfiles: ProfileList;
+  useProfile: { active: string | null };
   saveProfile: ProfileSummary;
   removeProfile: { removed: true };
   testProfile: { profile: string; ok: boolean; checks: ConnectionCheck[] };

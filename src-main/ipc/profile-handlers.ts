@@ -11,6 +11,7 @@ import type { ProfileSummary, RequestOf, ResultOf } from './contract.js';
 
 type Names =
   | 'listProfiles'
+  | 'useProfile'
   | 'saveProfile'
   | 'removeProfile'
   | 'testProfile'
@@ -35,8 +36,13 @@ export function profileHandlers(services: CoreServices): Handlers {
       const list = await profiles.list();
       return {
         profiles: await Promise.all(list.map(summary)),
+        active: (await profiles.active()) ?? null,
         secretStorage: profiles.secrets.kind,
       };
+    },
+    async useProfile({ name }) {
+      await profiles.setActive(name);
+      return { active: name };
     },
     async saveProfile({ profile, secrets }) {
       const saved = await profiles.save(profile, secrets ?? {});

@@ -43,7 +43,7 @@ export class AppState {
   constructor(readonly api: CourierApi) {
     this.library = new LibraryState(api, () => new WorkerTagReader());
     this.grid = new GridState(this.library, globalThis.localStorage ?? null);
-    this.profiles = new ProfilesState(api, globalThis.localStorage ?? null);
+    this.profiles = new ProfilesState(api);
     this.settings = new SettingsState(api);
     this.tags = new TagsState(api);
     this.deliver = new DeliverState(api, this.library);

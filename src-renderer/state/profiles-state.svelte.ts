@@ -5,8 +5,6 @@ import type {
   RequestOf,
 } from '../../src-main/ipc/contract.js';
 
-const ACTIVE_KEY = 'courier.activeProfile';
-
 /** A profile being edited: the saved fields plus secrets typed in (write-only). */
 export type ProfileDraft = RequestOf<'saveProfile'>['profile'];
 
@@ -35,12 +33,7 @@ export class ProfilesState {
 
   readonly active = $derived(this.profiles.find((p) => p.name === this.activeName) ?? null);
 
-  constructor(
-    private readonly api: CourierApi,
-    private readonly storage: Storage | null,
-  ) {
-    this.activeName = storage?.getItem(ACTIVE_KEY) ?? null;
-  }
+  constructor(private readonly api: CourierApi) {}
 
   /** Reads the profiles (main creates the Sandbox profile on first run). */
   async load(): Promise<void> {
@@ -53,16 +46,21 @@ export class ProfilesState {
     this.error = '';
     this.profiles = result.value.profiles;
     this.secretStorage = result.value.secretStorage;
-    if (this.activeName && !this.profiles.some((p) => p.name === this.activeName)) {
-      this.use(null);
-    }
+    this.activeName = result.value.active;
   }
 
-  /** Makes a profile the one every screen works with. */
-  use(name: string | null): void {
+  /**
+   * Makes a profile the one every screen works with. Main keeps the choice, so it survives a
+   * restart and is the same in every window (and in the browser host, whatever its port).
+   */
+  async use(name: string | null): Promise<void> {
+    const previous = this.activeName;
     this.activeName = name;
-    if (name) this.storage?.setItem(ACTIVE_KEY, name);
-    else this.storage?.removeItem(ACTIVE_KEY);
+    const result = await this.api.useProfile({ name });
+    if (!result.ok) {
+      this.activeName = previous;
+      this.error = result.error.message;
+    }
   }
 
   /** Saves a profile; secrets left empty keep what the keychain has. */
@@ -90,7 +88,7 @@ export class ProfilesState {
   async remove(name: string): Promise<void> {
     const result = await this.api.removeProfile({ name });
     if (!result.ok) this.error = result.error.message;
-    if (this.activeName === name) this.use(null);
+    // Main makes none active when the active profile is removed.
     await this.load();
   }
 

@@ -121,6 +121,9 @@ describe.skipIf(missing.length > 0)('resuming a delivery after the host was kill
     // A new host on the same data folder, at full speed.
     await new SettingsStore(data).set({ concurrency: 4, bandwidthLimitKiB: 0 });
     await openHost();
+    // The new host listens on another port (another origin), and still works with the profile
+    // chosen before the crash: main keeps it.
+    await page.getByTestId('active-profile').getByText('Sandbox').waitFor();
     await nav('Transfers').click();
     const offered = page.getByRole('region', { name: 'Unfinished deliveries' });
     await offered.getByText(killed!.folder).waitFor();

@@ -9,6 +9,8 @@ import { parseProfile, type Profile, type ProfileInput } from './profile.js';
 interface ProfilesFile {
   version: 1;
   profiles: Profile[];
+  /** The profile the app works with, kept here so every window and host shows the same one. */
+  active?: string;
 }
 
 const SECRET_NAMES: SecretName[] = ['client_secret', 'secret_access_key'];
@@ -84,12 +86,28 @@ export class ProfileStore {
     return profile;
   }
 
-  /** Removes a profile and its secrets. */
+  /** Removes a profile and its secrets (and makes none active if it was). */
   async remove(name: string): Promise<void> {
     await this.get(name);
     for (const secret of SECRET_NAMES) await this.secrets.delete(name, secret);
     await this.#update((file) => {
       file.profiles = file.profiles.filter((p) => p.name !== name);
+      if (file.active === name) delete file.active;
+    });
+  }
+
+  /** The app's active profile, if it still exists. */
+  async active(): Promise<string | undefined> {
+    const file = await this.#read();
+    return file.profiles.some((p) => p.name === file.active) ? file.active : undefined;
+  }
+
+  /** Makes a profile the app's active one (`null`: none); an unknown name is an error. */
+  async setActive(name: string | null): Promise<void> {
+    if (name !== null) await this.get(name);
+    await this.#update((file) => {
+      if (name === null) delete file.active;
+      else file.active = name;
     });
   }
 

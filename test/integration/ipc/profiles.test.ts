@@ -99,6 +99,26 @@ describe('profile operations over the contract', () => {
     expect(result).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
   });
 
+  it('keeps the active profile in main, refuses an unknown one, and forgets a removed one', async () => {
+    const active = async () =>
+      ((await router.dispatch('profiles:list', {})) as { value: { active: string | null } }).value
+        .active;
+    expect(await active()).toBeNull();
+    await expect(router.dispatch('profiles:use', { name: 'Label' })).resolves.toEqual({
+      ok: true,
+      value: { active: 'Label' },
+    });
+    expect(await active()).toBe('Label');
+    await expect(router.dispatch('profiles:use', { name: 'Nope' })).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+    expect(await active()).toBe('Label');
+    await expect(router.dispatch('profiles:use', { name: 42 })).resolves.toMatchObject({
+      ok: false,
+    });
+  });
+
   it('removes a profile', async () => {
     await expect(router.dispatch('profiles:remove', { name: 'Label' })).resolves.toEqual({
       ok: true,
@@ -110,5 +130,6 @@ describe('profile operations over the contract', () => {
         (p) => p.name,
       ),
     ).toEqual(['Sandbox']);
+    expect((listed as { value: { active: string | null } }).value.active).toBeNull();
   });
 });
