@@ -61,15 +61,13 @@ export function connectionTo(sandbox: TestSandbox) {
   return { api, bucket };
 }
 
-/** Plans and runs a delivery in-process against a test sandbox. */
-export async function deliverInProcess(
-  sandbox: TestSandbox,
-  home: string,
-  input: Omit<PlanInput, 'files' | 'tracks' | 'profile' | 'bucket' | 'catalogId'> & {
-    metadataCsv?: string;
-  },
-) {
-  const { api, bucket } = connectionTo(sandbox);
+/** What a delivery is planned from in these tests; the sandbox gives the profile and bucket. */
+type TestPlanInput = Omit<PlanInput, 'files' | 'tracks' | 'profile' | 'bucket' | 'catalogId'> & {
+  metadataCsv?: string;
+};
+
+/** Plans a delivery in-process for a test sandbox's first catalog, saving it unless blocked. */
+export async function planInProcess(sandbox: TestSandbox, home: string, input: TestPlanInput) {
   const prepared = await prepareDelivery({
     dir: input.dir,
     mode: input.mode,
@@ -78,14 +76,21 @@ export async function deliverInProcess(
   const plan = planDelivery({
     ...input,
     profile: { name: 'Test', environment: 'development' },
-    bucket: bucket.bucket,
+    bucket: sandbox.info.bucket.bucket_name,
     catalogId: sandbox.info.catalogs[0]!.id,
     files: prepared.files,
     tracks: prepared.tracks,
   });
-  if (plan.blocked) return { plan, record: undefined, api };
   const store = new DeliveryStore(home);
-  await store.save(plan.record);
+  if (!plan.blocked) await store.save(plan.record);
+  return { plan, store };
+}
+
+/** Plans and runs a delivery in-process against a test sandbox. */
+export async function deliverInProcess(sandbox: TestSandbox, home: string, input: TestPlanInput) {
+  const { api, bucket } = connectionTo(sandbox);
+  const { plan, store } = await planInProcess(sandbox, home, input);
+  if (plan.blocked) return { plan, record: undefined, api };
   const record = await runDelivery({ record: plan.record, store, api, bucket, dataDir: home });
   return { plan, record, api, store };
 }

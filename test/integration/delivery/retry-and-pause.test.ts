@@ -3,17 +3,12 @@ import { join } from 'node:path';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import {
-  type DeliveryRecord,
-  DeliveryStore,
-} from '../../../src-main/core/delivery/delivery-record.js';
+import type { DeliveryRecord } from '../../../src-main/core/delivery/delivery-record.js';
 import { PauseGate } from '../../../src-main/core/delivery/pause-gate.js';
-import { planDelivery } from '../../../src-main/core/delivery/plan.js';
-import { prepareDelivery } from '../../../src-main/core/delivery/prepare.js';
 import { runDelivery } from '../../../src-main/core/delivery/run-delivery.js';
 import { missingFixtureTools } from '../../support/audio-fixtures.js';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
-import { connectionTo, makeHome, makeTaggedTracks } from './delivery-helpers.js';
+import { connectionTo, makeHome, makeTaggedTracks, planInProcess } from './delivery-helpers.js';
 
 const missing = missingFixtureTools();
 if (missing.length > 0) console.warn(`Skipping retry tests: missing ${missing.join(', ')}`);
@@ -55,19 +50,8 @@ describe.skipIf(missing.length > 0)('retrying failed files and pausing the inges
     home = await makeHome();
     const dir = join(home, name);
     const paths = await makeTaggedTracks(dir, count);
-    const prepared = await prepareDelivery({ dir, mode: 'json' });
-    const plan = planDelivery({
-      mode: 'json',
-      dir,
-      profile: { name: 'Test', environment: 'development' },
-      bucket: sandbox.info.bucket.bucket_name,
-      catalogId: sandbox.info.catalogs[0]!.id,
-      files: prepared.files,
-      tracks: prepared.tracks,
-    });
+    const { plan, store } = await planInProcess(sandbox, home, { mode: 'json', dir });
     expect(plan.blocked).toBe(false);
-    const store = new DeliveryStore(home);
-    await store.save(plan.record);
     await sandbox.api('/sandbox/requests', { method: 'DELETE' });
     const run = (extra: Partial<Parameters<typeof runDelivery>[0]> = {}) =>
       runDelivery({
