@@ -5,18 +5,17 @@
  * through the builder with a pause and resume, and the bucket browser. Screenshots of every
  * screen go to test/artifacts/.
  */
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createS3Client } from '../../src-main/core/storage/s3-client.js';
 import { makeTaggedAudio, missingFixtureTools } from '../support/audio-fixtures.js';
-import { artifactPath, launchChromium } from '../support/chromium.js';
-import { startWebHostProcess, type WebHostProcess } from '../support/web-host-process.js';
+import { artifactPath } from '../support/chromium.js';
+import { E2eApp } from '../support/e2e-app.js';
 
 const missing = missingFixtureTools();
 if (missing.length > 0) console.warn(`skipping the journey: missing ${missing.join(', ')}`);
@@ -29,11 +28,9 @@ const tracks = [
 ];
 
 describe.skipIf(missing.length > 0)('the delivery journey', () => {
-  let home: string;
+  let app: E2eApp;
   let album: string;
   let mapped: string;
-  let host: WebHostProcess;
-  let browser: Browser;
   let page: Page;
 
   const shot = async (name: string) =>
@@ -45,40 +42,9 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
   const row = (file: string): Locator =>
     page.locator('[role="row"][data-row-id]').filter({ hasText: file });
 
-  /** Calls a sandbox-only inspection route with a token of the running embedded sandbox. */
-  async function inspect(path: string): Promise<{ data: Array<Record<string, unknown>> }> {
-    const running = JSON.parse(
-      await readFile(join(home, 'data', 'sandbox', 'running.json'), 'utf8'),
-    ) as { info: { base_url: string; client_id: string; client_secret: string } };
-    const { base_url, client_id, client_secret } = running.info;
-    const tokenAnswer = await fetch(`${base_url}/oauth/access_tokens/client`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id, client_secret }),
-    });
-    const token = ((await tokenAnswer.json()) as { data: { token: string } }).data.token;
-    const answer = await fetch(`${base_url}${path}`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    return (await answer.json()) as { data: Array<Record<string, unknown>> };
-  }
-
   /** How many CSV exports the embedded sandbox's bucket holds under csv_outputs/. */
   async function csvExportCount(): Promise<number> {
-    const running = JSON.parse(
-      await readFile(join(home, 'data', 'sandbox', 'running.json'), 'utf8'),
-    ) as {
-      info: {
-        bucket: {
-          bucket_name: string;
-          bucket_region: string;
-          endpoint: string;
-          access_key_id: string;
-          secret_access_key: string;
-        };
-      };
-    };
-    const { bucket } = running.info;
+    const { bucket } = await app.sandbox();
     const s3 = createS3Client({
       endpoint: bucket.endpoint,
       region: bucket.bucket_region,
@@ -97,9 +63,9 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
   }
 
   beforeAll(async () => {
-    home = await mkdtemp(join(tmpdir(), 'courier-journey-e2e-'));
-    album = join(home, 'masters', 'Low Tide');
-    mapped = join(home, 'masters', 'Mapped');
+    app = await E2eApp.create('courier-journey-e2e-');
+    album = join(app.masters, 'Low Tide');
+    mapped = join(app.masters, 'Mapped');
     await mkdir(album, { recursive: true });
     for (const [i, t] of tracks.entries()) {
       await makeTaggedAudio('mp3', join(album, t.name), 'id3v2.4', {
@@ -114,19 +80,11 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
     for (const name of ['MAP-001_First Light.mp3', 'MAP-002_Second Wind.mp3']) {
       await makeTaggedAudio('mp3', join(mapped, name), 'id3v2.4', { title: 'x' });
     }
-    host = await startWebHostProcess(['--port', '0', '--root', join(home, 'masters')], {
-      COURIER_HOME: join(home, 'data'),
-    });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 860 }, acceptDownloads: true });
-    await page.goto(host.url);
-    await page.getByTestId('connection').getByText('Browser host').waitFor();
+    page = await app.open({ viewport: { width: 1400, height: 860 }, acceptDownloads: true });
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    if (home) await rm(home, { recursive: true, force: true });
+    await app?.close();
   });
 
   it('starts on the sandbox profile from the first-run choice', async () => {
@@ -185,20 +143,17 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
     await page.getByRole('button', { name: 'Pickup check' }).click();
     await page.getByTestId('pickup').waitFor();
     await shot('07-history');
-    const catalog = (await inspect('/sandbox/requests')).data;
+    const catalog = await app.inspect('/sandbox/requests');
     expect(catalog.some((r) => r.path === '/ingestion/json' && r.tracks === 3)).toBe(true);
   }, 90_000);
 
   it('has every delivered track in the sandbox catalog', async () => {
-    const requests = (await inspect('/sandbox/requests')).data;
+    const requests = await app.inspect('/sandbox/requests');
     const ingest = requests.find((r) => r.path === '/ingestion/json')!;
     expect(ingest).toBeDefined();
     // The catalog id is the first catalog of the Sandbox profile, as the Deliver view chose it.
-    const running = JSON.parse(
-      await readFile(join(home, 'data', 'sandbox', 'running.json'), 'utf8'),
-    ) as { info: { catalogs: Array<{ id: string }> } };
-    const entries = (await inspect(`/sandbox/catalogs/${running.info.catalogs[0]!.id}/entries`))
-      .data;
+    const { catalogs } = await app.sandbox();
+    const entries = await app.inspect(`/sandbox/catalogs/${catalogs[0]!.id}/entries`);
     expect(entries.map((e) => e.outer_id).sort()).toEqual(
       ['GBAYE2100101', 'GBAYE2100102', 'TIDES-003'].sort(),
     );
@@ -238,7 +193,7 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
     // then there is nothing to resume (the integration suite covers pause and resume exactly).
     if (await resume.isVisible()) await resume.click({ timeout: 5_000 }).catch(() => undefined);
     await transfer.getByTestId('transfer-state').getByText('done').waitFor({ timeout: 60_000 });
-    const requests = (await inspect('/sandbox/requests')).data;
+    const requests = await app.inspect('/sandbox/requests');
     expect(requests.some((r) => r.path === '/ingestion/audio_mapping' && r.status === 200)).toBe(
       true,
     );

@@ -3,16 +3,15 @@
  * browser host, with the embedded sandbox's lexicology: an artist's role edited, a customer tag
  * picked from the lexicology, and an album-level field set once on the album's header row.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeTaggedAudio, missingFixtureTools } from '../support/audio-fixtures.js';
-import { artifactPath, launchChromium } from '../support/chromium.js';
-import { startWebHostProcess, type WebHostProcess } from '../support/web-host-process.js';
+import { artifactPath } from '../support/chromium.js';
+import { E2eApp } from '../support/e2e-app.js';
 
 const missing = missingFixtureTools();
 if (missing.length > 0) {
@@ -30,10 +29,8 @@ const tracks = [
 ];
 
 describe.skipIf(missing.length > 0)('the inspector and album headers in Chromium', () => {
-  let home: string;
+  let app: E2eApp;
   let album: string;
-  let host: WebHostProcess;
-  let browser: Browser;
   let page: Page;
 
   const row = (file: string): Locator =>
@@ -47,8 +44,8 @@ describe.skipIf(missing.length > 0)('the inspector and album headers in Chromium
       .getByRole('button', { name: label, exact: true });
 
   beforeAll(async () => {
-    home = await mkdtemp(join(tmpdir(), 'courier-inspector-e2e-'));
-    album = join(home, 'masters', 'Night Shift');
+    app = await E2eApp.create('courier-inspector-e2e-');
+    album = join(app.masters, 'Night Shift');
     await mkdir(album, { recursive: true });
     for (const [i, t] of tracks.entries()) {
       await makeTaggedAudio('mp3', join(album, t.name), 'id3v2.4', {
@@ -61,19 +58,11 @@ describe.skipIf(missing.length > 0)('the inspector and album headers in Chromium
         date: '2021-05-14',
       });
     }
-    host = await startWebHostProcess(['--port', '0', '--root', join(home, 'masters')], {
-      COURIER_HOME: join(home, 'data'),
-    });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(host.url);
-    await page.getByTestId('connection').getByText('Browser host').waitFor();
+    page = await app.open({ viewport: { width: 1400, height: 900 } });
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    if (home) await rm(home, { recursive: true, force: true });
+    await app?.close();
   });
 
   it('adds the folder with the sandbox profile active', async () => {

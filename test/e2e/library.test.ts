@@ -1,9 +1,8 @@
 /// <reference lib="dom" />
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
@@ -12,8 +11,8 @@ import {
   missingFixtureTools,
   type TagFamily,
 } from '../support/audio-fixtures.js';
-import { artifactPath, launchChromium } from '../support/chromium.js';
-import { startWebHostProcess, type WebHostProcess } from '../support/web-host-process.js';
+import { artifactPath } from '../support/chromium.js';
+import { E2eApp } from '../support/e2e-app.js';
 
 const missing = missingFixtureTools();
 if (missing.length > 0) {
@@ -53,10 +52,8 @@ const tracks: {
 ];
 
 describe.skipIf(missing.length > 0)('the library in Chromium through the browser host', () => {
-  let home: string;
+  let app: E2eApp;
   let album: string;
-  let host: WebHostProcess;
-  let browser: Browser;
   let page: Page;
 
   const row = (file: string): Locator =>
@@ -68,8 +65,8 @@ describe.skipIf(missing.length > 0)('the library in Chromium through the browser
   const shot = async (name: string) => page.screenshot({ path: await artifactPath(name) });
 
   beforeAll(async () => {
-    home = await mkdtemp(join(tmpdir(), 'courier-library-e2e-'));
-    album = join(home, 'masters', 'Night Shift');
+    app = await E2eApp.create('courier-library-e2e-');
+    album = join(app.masters, 'Night Shift');
     await mkdir(album, { recursive: true });
     for (const [i, t] of tracks.entries()) {
       await makeTaggedAudio(t.format, join(album, t.name), t.family, {
@@ -85,19 +82,11 @@ describe.skipIf(missing.length > 0)('the library in Chromium through the browser
       });
     }
     await writeFile(join(album, 'notes.txt'), 'liner notes');
-    host = await startWebHostProcess(['--port', '0', '--root', join(home, 'masters')], {
-      COURIER_HOME: join(home, 'data'),
-    });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 820 }, acceptDownloads: true });
-    await page.goto(host.url);
-    await page.getByTestId('connection').getByText('Browser host').waitFor();
+    page = await app.open({ viewport: { width: 1400, height: 820 }, acceptDownloads: true });
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    if (home) await rm(home, { recursive: true, force: true });
+    await app?.close();
   });
 
   it('shows an empty state before anything is added', async () => {
@@ -184,7 +173,7 @@ describe.skipIf(missing.length > 0)('the library in Chromium through the browser
   });
 
   it('imports a CSV after previewing its changes, exports it again, and undoes the import', async () => {
-    const csvPath = join(home, 'metadata.csv');
+    const csvPath = join(app.home, 'metadata.csv');
     await writeFile(
       csvPath,
       'ISRC,Title,Label copy\r\nGBAYE2100003,Harbour Lights,x\r\nGBAYE2100004,,y\r\nZZ0000000000,Nope,z\r\n',

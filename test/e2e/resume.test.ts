@@ -4,18 +4,16 @@
  * offers the interrupted delivery in Transfers, Resume takes it to done, and the sandbox holds
  * every entry.
  */
-import { once } from 'node:events';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { SettingsStore } from '../../src-main/core/settings/settings-store.js';
 import { makeAudio, missingFixtureTools } from '../support/audio-fixtures.js';
-import { artifactPath, launchChromium } from '../support/chromium.js';
-import { startWebHostProcess, type WebHostProcess } from '../support/web-host-process.js';
+import { artifactPath } from '../support/chromium.js';
+import { E2eApp } from '../support/e2e-app.js';
 
 const missing = missingFixtureTools();
 if (missing.length > 0) console.warn(`skipping the resume e2e: missing ${missing.join(', ')}`);
@@ -24,11 +22,7 @@ if (missing.length > 0) console.warn(`skipping the resume e2e: missing ${missing
 const names = Array.from({ length: 6 }, (_, i) => `RESUME-00${i + 1}.wav`);
 
 describe.skipIf(missing.length > 0)('resuming a delivery after the host was killed', () => {
-  let home: string;
-  let data: string;
-  let masters: string;
-  let host: WebHostProcess | undefined;
-  let browser: Browser;
+  let app: E2eApp;
   let page: Page;
 
   const nav = (label: string) =>
@@ -36,57 +30,26 @@ describe.skipIf(missing.length > 0)('resuming a delivery after the host was kill
       .getByRole('navigation', { name: 'Main' })
       .getByRole('button', { name: label, exact: true });
 
-  /** Starts a browser host on the data folder and opens it in the page. */
-  async function openHost(): Promise<void> {
-    host = await startWebHostProcess(['--port', '0', '--root', masters], { COURIER_HOME: data });
-    await page.goto(host.url);
-    await page.getByTestId('connection').getByText('Browser host').waitFor();
-  }
-
   /** The delivery records on disk (their main file, without the heavy parts). */
   async function records(): Promise<Array<{ id: string; state: string; folder: string }>> {
-    const dir = join(data, 'deliveries');
+    const dir = join(app.data, 'deliveries');
     const files = (await readdir(dir)).filter(
       (n) => n.endsWith('.json') && !n.endsWith('.parts.json'),
     );
     return Promise.all(files.map(async (n) => JSON.parse(await readFile(join(dir, n), 'utf8'))));
   }
 
-  /** A sandbox-only inspection route, with a token of the running embedded sandbox. */
-  async function inspect(path: string): Promise<Array<Record<string, unknown>>> {
-    const running = JSON.parse(await readFile(join(data, 'sandbox', 'running.json'), 'utf8')) as {
-      info: { base_url: string; client_id: string; client_secret: string };
-    };
-    const { base_url, client_id, client_secret } = running.info;
-    const tokenAnswer = await fetch(`${base_url}/oauth/access_tokens/client`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id, client_secret }),
-    });
-    const token = ((await tokenAnswer.json()) as { data: { token: string } }).data.token;
-    const answer = await fetch(`${base_url}${path}`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    return ((await answer.json()) as { data: Array<Record<string, unknown>> }).data;
-  }
-
   beforeAll(async () => {
-    home = await mkdtemp(join(tmpdir(), 'courier-resume-e2e-'));
-    data = join(home, 'data');
-    masters = join(home, 'masters');
+    app = await E2eApp.create('courier-resume-e2e-');
     for (const name of names)
-      await makeAudio('wav', join(masters, 'Session', name), { seconds: 90 });
+      await makeAudio('wav', join(app.masters, 'Session', name), { seconds: 90 });
     // Slow and one file at a time, so the kill lands with some files up and others not.
-    await new SettingsStore(data).set({ concurrency: 1, bandwidthLimitKiB: 256 });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-    await openHost();
+    await new SettingsStore(app.data).set({ concurrency: 1, bandwidthLimitKiB: 256 });
+    page = await app.open({ viewport: { width: 1400, height: 860 } });
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    if (home) await rm(home, { recursive: true, force: true });
+    await app?.close();
   });
 
   it('offers the interrupted delivery after a restart and resumes it to done', async () => {
@@ -94,7 +57,7 @@ describe.skipIf(missing.length > 0)('resuming a delivery after the host was kill
     await page.getByTestId('try-sandbox').click();
     await page.getByTestId('active-profile').getByText('Sandbox').waitFor();
     await nav('Library').click();
-    await page.getByTestId('add-folder').setInputFiles(join(masters, 'Session'));
+    await page.getByTestId('add-folder').setInputFiles(join(app.masters, 'Session'));
     await page.getByTestId('library-summary').getByText('6 tracks').waitFor();
     await page.getByTestId('read-progress').waitFor({ state: 'detached' });
     await nav('Deliver').click();
@@ -112,15 +75,13 @@ describe.skipIf(missing.length > 0)('resuming a delivery after the host was kill
         interval: 100,
       })
       .toBeGreaterThan(0);
-    host!.process.kill('SIGKILL');
-    await once(host!.process, 'exit');
-    host = undefined;
+    await app.crashHost();
     const [killed] = await records();
     expect(killed?.state).toBe('uploading');
 
     // A new host on the same data folder, at full speed.
-    await new SettingsStore(data).set({ concurrency: 4, bandwidthLimitKiB: 0 });
-    await openHost();
+    await new SettingsStore(app.data).set({ concurrency: 4, bandwidthLimitKiB: 0 });
+    await app.openHost();
     // The new host listens on another port (another origin), and still works with the profile
     // chosen before the crash: main keeps it.
     await page.getByTestId('active-profile').getByText('Sandbox').waitFor();
@@ -136,10 +97,8 @@ describe.skipIf(missing.length > 0)('resuming a delivery after the host was kill
       expect.objectContaining({ id: killed!.id, state: 'accepted', runs: 2 }),
     ]);
 
-    const running = JSON.parse(await readFile(join(data, 'sandbox', 'running.json'), 'utf8')) as {
-      info: { catalogs: Array<{ id: string }> };
-    };
-    const entries = await inspect(`/sandbox/catalogs/${running.info.catalogs[0]!.id}/entries`);
+    const { catalogs } = await app.sandbox();
+    const entries = await app.inspect(`/sandbox/catalogs/${catalogs[0]!.id}/entries`);
     // audio_only: the file name is the outer_id.
     expect(entries.map((e) => e.outer_id).sort()).toEqual([...names].sort());
   }, 300_000);
