@@ -1,9 +1,8 @@
 /// <reference lib="dom" />
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
@@ -12,8 +11,8 @@ import {
   missingFixtureTools,
   type TagFamily,
 } from '../support/audio-fixtures.js';
-import { artifactPath, launchChromium } from '../support/chromium.js';
-import { startWebHostProcess, type WebHostProcess } from '../support/web-host-process.js';
+import { artifactPath } from '../support/chromium.js';
+import { E2eApp } from '../support/e2e-app.js';
 
 const missing = missingFixtureTools();
 if (missing.length > 0) {
@@ -48,10 +47,8 @@ const scans = 130;
 const ignoredCount = scans + 3;
 
 describe.skipIf(missing.length > 0)('dropping a folder on the window', () => {
-  let home: string;
+  let app: E2eApp;
   let folder: string;
-  let host: WebHostProcess;
-  let browser: Browser;
   let page: Page;
 
   const rows = () => page.locator('[role="row"][data-row-id]');
@@ -79,8 +76,8 @@ describe.skipIf(missing.length > 0)('dropping a folder on the window', () => {
   };
 
   beforeAll(async () => {
-    home = await mkdtemp(join(tmpdir(), 'courier-library-drop-e2e-'));
-    folder = join(home, 'masters', 'Harbour Sessions');
+    app = await E2eApp.create('courier-library-drop-e2e-');
+    folder = join(app.masters, 'Harbour Sessions');
     await mkdir(join(folder, 'Disc 2', 'Artwork'), { recursive: true });
     await mkdir(join(folder, 'Scans'), { recursive: true });
     for (const [i, t] of tracks.entries()) {
@@ -102,12 +99,9 @@ describe.skipIf(missing.length > 0)('dropping a folder on the window', () => {
     await writeFile(join(folder, 'demo.wma'), 'not delivered');
     await writeFile(join(folder, 'Disc 2', 'Artwork', 'cover.jpg'), 'jpg');
 
-    host = await startWebHostProcess(['--port', '0', '--root', join(home, 'masters')], {
-      COURIER_HOME: join(home, 'data'),
-    });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
-    // Counts the non-empty chunks the folder walk receives (the app's code is not changed).
+    page = await app.open({ viewport: { width: 1400, height: 820 } });
+    // Counts the non-empty chunks the folder walk receives (the app's code is not changed),
+    // from the reload on.
     // Chromium does not expose the reader's interface by name: its prototype is patched the
     // first time a dropped directory is seen.
     await page.addInitScript(() => {
@@ -136,14 +130,12 @@ describe.skipIf(missing.length > 0)('dropping a folder on the window', () => {
         return entry;
       };
     });
-    await page.goto(host.url);
+    await page.reload();
     await page.getByTestId('connection').getByText('Browser host').waitFor();
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    if (home) await rm(home, { recursive: true, force: true });
+    await app?.close();
   });
 
   it('adds every audio file of the folder and its subfolders, with tags prefilled', async () => {
