@@ -46,16 +46,21 @@ function door() {
   return api;
 }
 
+/** Shows the Bucket view on the fake door and clicks the export's Download. */
+async function download(api: ReturnType<typeof door>) {
+  render(BucketView, {
+    bucket: new BucketState(api as unknown as CourierApi),
+    profile: 'Sandbox',
+  });
+  await fireEvent.click(await screen.findByRole('button', { name: 'Download' }));
+}
+
 describe('Bucket: downloads', () => {
   afterEach(cleanup);
 
   it('shows a download’s progress with a Cancel, then where the file went', async () => {
     const api = door();
-    render(BucketView, {
-      bucket: new BucketState(api as unknown as CourierApi),
-      profile: 'Sandbox',
-    });
-    await fireEvent.click(await screen.findByRole('button', { name: 'Download' }));
+    await download(api);
     api.progress({ key: KEY, receivedBytes: 1024, totalBytes: 2048 });
     const bar = await screen.findByRole('progressbar', { name: 'Downloading tags-1.csv' });
     expect(bar.getAttribute('value')).toBe('1024');
@@ -71,11 +76,7 @@ describe('Bucket: downloads', () => {
 
   it('says a canceled download saved nothing, without calling it an error', async () => {
     const api = door();
-    render(BucketView, {
-      bucket: new BucketState(api as unknown as CourierApi),
-      profile: 'Sandbox',
-    });
-    await fireEvent.click(await screen.findByRole('button', { name: 'Download' }));
+    await download(api);
     api.finish({
       ok: false,
       error: {
@@ -95,11 +96,7 @@ describe('Bucket: downloads', () => {
     ) {
       clicked.push(this.getAttribute('href') ?? '');
     });
-    render(BucketView, {
-      bucket: new BucketState(api as unknown as CourierApi),
-      profile: 'Sandbox',
-    });
-    await fireEvent.click(await screen.findByRole('button', { name: 'Download' }));
+    await download(api);
     api.finish({ ok: true, value: { key: KEY, outcome: 'browser', url: '/download/abc' } });
     await vi.waitFor(() => expect(clicked).toEqual(['/download/abc']));
     click.mockRestore();
