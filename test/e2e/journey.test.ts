@@ -35,10 +35,6 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
 
   const shot = async (name: string) =>
     page.screenshot({ path: await artifactPath(`journey-${name}.png`) });
-  const nav = (label: string) =>
-    page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('button', { name: label, exact: true });
   const row = (file: string): Locator =>
     page.locator('[role="row"][data-row-id]').filter({ hasText: file });
 
@@ -88,7 +84,7 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
   });
 
   it('starts on the sandbox profile from the first-run choice', async () => {
-    await nav('Connect').click();
+    await app.nav('Connect').click();
     await page.getByTestId('try-sandbox').waitFor();
     await shot('01-connect-first-run');
     await page.getByTestId('try-sandbox').click();
@@ -102,10 +98,8 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
   }, 90_000);
 
   it('adds a folder and fixes the validation error the pre-flight reports', async () => {
-    await nav('Library').click();
-    await page.getByTestId('add-folder').setInputFiles(album);
-    await page.getByTestId('library-summary').getByText('3 tracks').waitFor();
-    await page.getByTestId('read-progress').waitFor({ state: 'detached' });
+    await app.nav('Library').click();
+    await app.addFolder(album, tracks.length);
     // The user gives Tides the id of another track: the pre-flight blocks on the duplicate.
     const cell = row('Low Tide/03 Tides.mp3').locator('[data-column="outer_id"]');
     await cell.click();
@@ -113,7 +107,7 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.type('GBAYE2100101');
     await page.keyboard.press('Enter');
-    await nav('Deliver').click();
+    await app.nav('Deliver').click();
     await page.getByRole('button', { name: 'Check' }).click();
     const preflight = page.getByTestId('preflight');
     await preflight.getByText('blocking error').waitFor();
@@ -129,7 +123,7 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
   }, 60_000);
 
   it('delivers in json mode, watches the transfer reach done and finds it in History', async () => {
-    await nav('Deliver').click();
+    await app.nav('Deliver').click();
     await page.getByRole('button', { name: 'Check' }).click();
     await page.getByTestId('preflight').getByText('Pre-flight — ready').waitFor();
     await shot('05-deliver-ready');
@@ -137,7 +131,7 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
     const transfer = page.getByTestId('transfer').first();
     await transfer.getByTestId('transfer-state').getByText('done').waitFor({ timeout: 60_000 });
     await shot('06-transfers-done');
-    await nav('History').click();
+    await app.nav('History').click();
     await page.getByTestId('history-requests').first().getByText('1/1 accepted').waitFor();
     await page.getByRole('button', { name: 'Details' }).first().click();
     await page.getByRole('button', { name: 'Pickup check' }).click();
@@ -160,7 +154,7 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
   });
 
   it('delivers audio_mapping through the builder, paused and resumed', async () => {
-    await nav('Library').click();
+    await app.nav('Library').click();
     await page
       .getByRole('button', { name: /clear/i })
       .first()
@@ -168,7 +162,7 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
       .catch(() => undefined);
     await page.getByTestId('add-folder').setInputFiles(mapped);
     await page.getByTestId('read-progress').waitFor({ state: 'detached' });
-    await nav('Deliver').click();
+    await app.nav('Deliver').click();
     await page.getByLabel('audio with a file-name mapping').check();
     await page.getByLabel('Separator').fill('_');
     await page.getByRole('combobox', { name: 'Column 1' }).selectOption('outer_id');
@@ -200,7 +194,7 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
   }, 90_000);
 
   it('browses the bucket, shows INFO.json and downloads a csv export', async () => {
-    await nav('Bucket').click();
+    await app.nav('Bucket').click();
     await page.getByRole('button', { name: /delivery\// }).waitFor();
     await shot('11-bucket-root');
     await page
@@ -226,12 +220,12 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
   }, 90_000);
 
   it('shows Tags, Transfers and Settings', async () => {
-    await nav('Tags').click();
+    await app.nav('Tags').click();
     await page.getByTestId('tag-count').waitFor();
     await shot('14-tags');
-    await nav('Transfers').click();
+    await app.nav('Transfers').click();
     await shot('15-transfers');
-    await nav('Settings').click();
+    await app.nav('Settings').click();
     await page.getByLabel('Upload concurrency').waitFor();
     await shot('16-settings');
   });

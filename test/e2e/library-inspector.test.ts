@@ -38,10 +38,6 @@ describe.skipIf(missing.length > 0)('the inspector and album headers in Chromium
   const text = async (file: string, column: string) =>
     ((await row(file).locator(`[data-column="${column}"]`).textContent()) ?? '').trim();
   const shot = async (name: string) => page.screenshot({ path: await artifactPath(name) });
-  const nav = (label: string) =>
-    page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('button', { name: label, exact: true });
 
   beforeAll(async () => {
     app = await E2eApp.create('courier-inspector-e2e-');
@@ -66,13 +62,9 @@ describe.skipIf(missing.length > 0)('the inspector and album headers in Chromium
   });
 
   it('adds the folder with the sandbox profile active', async () => {
-    await nav('Connect').click();
-    await page.getByTestId('try-sandbox').click();
-    await page.getByTestId('active-profile').getByText('Sandbox').waitFor();
-    await nav('Library').click();
-    await page.getByTestId('add-folder').setInputFiles(album);
-    await page.getByTestId('library-summary').getByText('4 tracks').waitFor();
-    await page.getByTestId('read-progress').waitFor({ state: 'detached' });
+    await app.useSandboxProfile();
+    await app.nav('Library').click();
+    await app.addFolder(album, tracks.length);
     await expect.poll(() => text('Night Shift/01 Opening.mp3', 'title')).toBe('Opening');
   });
 

@@ -95,9 +95,7 @@ describe.skipIf(missing.length > 0)('the library in Chromium through the browser
   });
 
   it('adds a folder of tagged files and shows the values read from the tags', async () => {
-    await page.getByTestId('add-folder').setInputFiles(album);
-    await page.getByTestId('library-summary').getByText('4 tracks').waitFor();
-    await page.getByTestId('read-progress').waitFor({ state: 'detached' });
+    await app.addFolder(album, tracks.length);
     await page.getByTestId('ignored').getByText('1 file ignored').waitFor();
     for (const t of tracks) {
       await expect.poll(() => text(`Night Shift/${t.name}`, 'title')).toBe(t.title);

@@ -25,11 +25,6 @@ describe.skipIf(missing.length > 0)('resuming a delivery after the host was kill
   let app: E2eApp;
   let page: Page;
 
-  const nav = (label: string) =>
-    page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('button', { name: label, exact: true });
-
   /** The delivery records on disk (their main file, without the heavy parts). */
   async function records(): Promise<Array<{ id: string; state: string; folder: string }>> {
     const dir = join(app.data, 'deliveries');
@@ -53,14 +48,10 @@ describe.skipIf(missing.length > 0)('resuming a delivery after the host was kill
   });
 
   it('offers the interrupted delivery after a restart and resumes it to done', async () => {
-    await nav('Connect').click();
-    await page.getByTestId('try-sandbox').click();
-    await page.getByTestId('active-profile').getByText('Sandbox').waitFor();
-    await nav('Library').click();
-    await page.getByTestId('add-folder').setInputFiles(join(app.masters, 'Session'));
-    await page.getByTestId('library-summary').getByText('6 tracks').waitFor();
-    await page.getByTestId('read-progress').waitFor({ state: 'detached' });
-    await nav('Deliver').click();
+    await app.useSandboxProfile();
+    await app.nav('Library').click();
+    await app.addFolder(join(app.masters, 'Session'), names.length);
+    await app.nav('Deliver').click();
     await page.getByLabel('audio only').check();
     await page.getByRole('button', { name: 'Check' }).click();
     await page.getByTestId('preflight').getByText('Pre-flight — ready').waitFor();
@@ -85,7 +76,7 @@ describe.skipIf(missing.length > 0)('resuming a delivery after the host was kill
     // The new host listens on another port (another origin), and still works with the profile
     // chosen before the crash: main keeps it.
     await page.getByTestId('active-profile').getByText('Sandbox').waitFor();
-    await nav('Transfers').click();
+    await app.nav('Transfers').click();
     const offered = page.getByRole('region', { name: 'Unfinished deliveries' });
     await offered.getByText(killed!.folder).waitFor();
     await page.screenshot({ path: await artifactPath('journey-17-resume-offered.png') });

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
 
 import type { SandboxInfo } from '../../src-main/core/sandbox/index.js';
 import { launchChromium } from './chromium.js';
@@ -63,6 +63,27 @@ export class E2eApp {
     });
     await this.page.goto(this.#host.url);
     await this.page.getByTestId('connection').getByText('Browser host').waitFor();
+  }
+
+  /** The main navigation's button that shows a view. */
+  nav(label: string): Locator {
+    return this.page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: label, exact: true });
+  }
+
+  /** Makes the embedded sandbox the active profile, as a user trying the app does in Connect. */
+  async useSandboxProfile(): Promise<void> {
+    await this.nav('Connect').click();
+    await this.page.getByTestId('try-sandbox').click();
+    await this.page.getByTestId('active-profile').getByText('Sandbox').waitFor();
+  }
+
+  /** Adds a folder in the Library view and waits until its `tracks` tracks are listed and read. */
+  async addFolder(dir: string, tracks: number): Promise<void> {
+    await this.page.getByTestId('add-folder').setInputFiles(dir);
+    await this.page.getByTestId('library-summary').getByText(`${tracks} tracks`).waitFor();
+    await this.page.getByTestId('read-progress').waitFor({ state: 'detached' });
   }
 
   /** Kills the host without letting it clean up (SIGKILL), as a crash does. */
