@@ -5,7 +5,7 @@ export interface ProgressSnapshot {
   totalBytes: number;
   filesDone: number;
   filesTotal: number;
-  /** Moving average over the last few seconds, bytes per second. */
+  /** Bytes this run sent and S3 confirmed, per second: a moving average over the last few seconds. */
   bytesPerSecond: number;
   /** Seconds left at the current rate, or null while the rate is unknown. */
   etaSeconds: number | null;
@@ -20,6 +20,8 @@ export interface ProgressSnapshot {
  */
 export class ProgressTracker {
   private confirmed = 0;
+  /** Of `confirmed`, the bytes that were in the bucket before this run (see `known`). */
+  private carried = 0;
   private total = 0;
   private filesTotal = 0;
   private filesDone = 0;
@@ -43,14 +45,31 @@ export class ProgressTracker {
     this.changed.add(key);
   }
 
-  /** Counts bytes S3 confirmed for a file (negative only to take back a failed part). */
+  /**
+   * Counts bytes S3 confirmed for a file after this run sent them (negative only to take back a
+   * failed part). They make the throughput.
+   */
   confirm(key: string, bytes: number): void {
+    this.count(key, bytes);
+  }
+
+  /**
+   * Counts bytes the bucket held before this run sent anything (a file already there, parts
+   * resumed from an earlier run): progress, but not throughput, so neither the ETA nor the
+   * single-PUT limit takes a resumed run's head start for link speed.
+   */
+  known(key: string, bytes: number): void {
+    if (this.count(key, bytes)) this.carried += bytes;
+  }
+
+  private count(key: string, bytes: number): boolean {
     const file = this.perFile.get(key);
-    if (!file || bytes === 0) return;
+    if (!file || bytes === 0) return false;
     file.confirmedBytes += bytes;
     this.confirmed += bytes;
     this.changed.add(key);
     this.schedule();
+    return true;
   }
 
   /** Marks a file finished (uploaded, skipped or failed) for the files counter. */
@@ -95,7 +114,7 @@ export class ProgressTracker {
   }
 
   private sample(now: number): void {
-    this.samples.push({ t: now, bytes: this.confirmed });
+    this.samples.push({ t: now, bytes: this.confirmed - this.carried });
     const windowMs = this.options.windowMs ?? 5_000;
     while (this.samples.length > 2 && now - this.samples[1]!.t > windowMs) this.samples.shift();
   }

@@ -160,7 +160,7 @@ async function uploadOnce(
     journal?.state !== 'uploading' &&
     (await alreadyInBucket(ctx, key, localPath, size, partSize, journal, mtimeMs))
   ) {
-    ctx.progress.confirm(key, size);
+    ctx.progress.known(key, size);
     ctx.progress.fileDone(key);
     ctx.emit({ type: 'file-skipped', key, localPath, size, reason: 'already-in-bucket' });
     return { key, localPath, status: 'skipped', size };
@@ -392,7 +392,7 @@ async function uploadMultipart(
   const uploadId = entry.uploadId!;
   const done = new Set(entry.parts.map((p) => p.partNumber));
   const resumedBytes = entry.parts.reduce((sum, p) => sum + p.size, 0);
-  ctx.progress.confirm(key, resumedBytes);
+  ctx.progress.known(key, resumedBytes);
   ctx.emit({ type: 'file-start', key, localPath, size, resumedBytes, multipart: true });
 
   const fileAbort = new AbortController();
@@ -448,7 +448,8 @@ async function uploadMultipart(
   } catch (error) {
     if (classifyFailure(error) === 'no-such-upload') {
       // The upload expired or was aborted elsewhere: take its bytes back and start this file over.
-      ctx.progress.confirm(key, -(confirmedHere + resumedBytes));
+      ctx.progress.confirm(key, -confirmedHere);
+      ctx.progress.known(key, -resumedBytes);
       await removeJournal(ctx.dataDir, ctx.bucket, key);
       throw new RestartFile('upload-expired');
     }
@@ -490,7 +491,8 @@ async function uploadMultipart(
     const etag = await matchingObject(ctx, key, localPath, size, partSize);
     if (etag !== undefined) return etag;
     if (!expired) throw error;
-    ctx.progress.confirm(key, -(confirmedHere + resumedBytes));
+    ctx.progress.confirm(key, -confirmedHere);
+    ctx.progress.known(key, -resumedBytes);
     await removeJournal(ctx.dataDir, ctx.bucket, key);
     throw new RestartFile('upload-expired');
   }

@@ -5,6 +5,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { BufferPool } from './buffer-pool.js';
 import { ConcurrencyBudget } from './concurrency-budget.js';
 import { HashPool } from './file-checksum.js';
+import { LinkProbe } from './link-probe.js';
 import { PART_LIMITS, SINGLE_PUT_MAX } from './part-size.js';
 import { ProgressTracker } from './progress.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -102,9 +103,12 @@ export class UploadQueue {
       });
     // Two hashing threads: MD5 of a part is on its critical path, and a loaded machine slows it.
     const hashes = new HashPool(2);
-    const progress = new ProgressTracker((snapshot) =>
-      this.emit({ type: 'progress', ...snapshot }),
-    );
+    const probe = new LinkProbe();
+    this.abort.signal.addEventListener('abort', () => probe.end(), { once: true });
+    const progress = new ProgressTracker((snapshot) => {
+      probe.sawRate(snapshot.bytesPerSecond);
+      this.emit({ type: 'progress', ...snapshot });
+    });
     const ctx: UploadContext = {
       client,
       bucket: target.bucket,
@@ -148,15 +152,20 @@ export class UploadQueue {
       }
     });
     // One worker per slot keeps the budget full across file boundaries; parts queue in the budget.
+    // All but the probe's workers wait until the link's speed is known (see LinkProbe).
     let next = 0;
-    const worker = async (): Promise<void> => {
+    const worker = async (slot: number): Promise<void> => {
+      if (slot >= probe.probeFiles) await probe.opened;
       while (next < todo.length) {
         const index = todo[next++]!;
         outcomes[index] = await uploadFile(ctx, items[index]!);
+        probe.fileEnded();
       }
     };
     try {
-      await Promise.all(Array.from({ length: Math.min(concurrency, todo.length) }, worker));
+      await Promise.all(
+        Array.from({ length: Math.min(concurrency, todo.length) }, (_, slot) => worker(slot)),
+      );
     } finally {
       progress.flush();
       await hashes.close();

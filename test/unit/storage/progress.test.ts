@@ -44,6 +44,26 @@ describe('progress', () => {
     expect(snap.files.a).toEqual({ confirmedBytes: 2500, size: 10_000 });
   });
 
+  it('counts bytes already in the bucket as progress but not as throughput', () => {
+    let now = 0;
+    const tracker = new ProgressTracker(() => undefined, { windowMs: 5_000, now: () => now });
+    tracker.addFile('skipped', 1_000_000);
+    tracker.addFile('sent', 10_000);
+    tracker.snapshot();
+    now += 500;
+    tracker.known('skipped', 1_000_000);
+    for (let i = 0; i < 4; i++) {
+      now += 500;
+      tracker.confirm('sent', 500);
+      tracker.snapshot();
+    }
+    const snap = tracker.snapshot();
+    expect(snap.confirmedBytes).toBe(1_002_000);
+    expect(snap.bytesPerSecond).toBeGreaterThan(700);
+    expect(snap.bytesPerSecond).toBeLessThan(1100);
+    expect(snap.etaSeconds).toBeGreaterThan(6);
+  });
+
   it('takes bytes back only when told to (a failed part)', () => {
     const tracker = new ProgressTracker(() => undefined);
     tracker.addFile('a', 100);
