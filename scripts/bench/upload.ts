@@ -105,7 +105,7 @@ async function generate(dir: string, files: number, totalBytes: number): Promise
 }
 
 async function waitForHttp(url: string, proc: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     try {
       await fetch(url);
