@@ -6,7 +6,7 @@ import { assignOuterIds } from '../../src-main/core/model/outer-id.js';
 import type { FileReadResult } from '../../src-main/core/model/read-result.js';
 import type { DraftTrack, Finding, ValueSource } from '../../src-main/core/model/track.js';
 import { validateDelivery } from '../../src-main/core/model/validate.js';
-import type { CourierApi, PickedFile } from '../../src-main/ipc/contract.js';
+import type { CourierApi, EventPayloads, PickedFile } from '../../src-main/ipc/contract.js';
 import { positionGaps } from '../lib/albums.js';
 import type { TagReader } from '../lib/tags/tag-reader.js';
 import type { Column } from './columns.js';
@@ -46,6 +46,8 @@ const manual: ValueSource = { kind: 'manual' };
 
 /** Files granted per request: small enough that the first rows show quickly. */
 const grantChunk = 500;
+/** Files whose tags main is asked to read at once (the contract's limit). */
+const mainReadChunk = 1_000;
 
 /**
  * The library: every track the user brought in, its draft metadata and findings, edits with undo,
@@ -135,8 +137,7 @@ export class LibraryState {
           });
         } else skipped.push({ relativePath: item.relativePath, reason: 'not an audio file' });
       }
-      const known = new Set(this.ignored.map((s) => s.relativePath));
-      this.ignored = [...this.ignored, ...skipped.filter((s) => !known.has(s.relativePath))];
+      this.#ignore(skipped);
       // Path order, and granted in chunks: the first rows show (and their tags are read)
       // while main is still checking the rest of a big drop.
       const collator = new Intl.Collator(undefined, { numeric: true });
@@ -149,6 +150,29 @@ export class LibraryState {
     }
   }
 
+  /**
+   * Adds files the OS handed the running app (a second launch, a drop on the dock icon). Main
+   * granted them already and reads their tags (`files:readTags`), since the page has no `File`
+   * for them; from there they take the dropped files' path: same rows, results and outer_ids.
+   */
+  async addOpened({ files, refused }: EventPayloads['library:open-paths']): Promise<void> {
+    this.#ignore(refused);
+    const fresh = this.#addRows(files);
+    for (let i = 0; i < fresh.length; i += mainReadChunk) {
+      const chunk = fresh.slice(i, i + mainReadChunk);
+      const answer = await this.api.readFileTags({
+        files: chunk.map(({ id, relativePath }) => ({ id, relativePath })),
+      });
+      for (const { id, relativePath } of chunk) {
+        const result = answer.ok
+          ? answer.value.results.find((r) => r.id === id)?.result
+          : undefined;
+        const message = answer.ok ? 'main returned no result' : answer.error.message;
+        this.#queueResult(id, result ?? unreadable(relativePath, message));
+      }
+    }
+  }
+
   /** Grants one chunk of audio files and starts reading the new ones; false on failure. */
   async #grantAndRead(audio: PickedFile[]): Promise<boolean> {
     const result = await this.api.grantFiles(audio);
@@ -157,27 +181,62 @@ export class LibraryState {
       return false;
     }
     const byPath = new Map(audio.map((item) => [item.relativePath, item.file as File]));
+    const granted = result.value.granted.flatMap((g) => {
+      const file = byPath.get(g.relativePath);
+      if (!file) return [];
+      // A file added again gets its (new) File, for a re-read after it was restored as missing.
+      this.#files.set(g.id, file);
+      return [{ ...g, lastModified: file.lastModified }];
+    });
+    this.#ignore(result.value.refused);
+    const fresh = this.#addRows(granted);
+    if (fresh.length > 0) {
+      void this.#read(
+        fresh.map(({ id, relativePath }) => ({
+          key: id,
+          file: this.#files.get(id)!,
+          relativePath,
+        })),
+      );
+    }
+    return true;
+  }
+
+  /** Lists skipped or refused files once each. */
+  #ignore(list: readonly SkippedFile[]): void {
+    const known = new Set(this.ignored.map((s) => s.relativePath));
+    const added: SkippedFile[] = [];
+    for (const { relativePath, reason } of list) {
+      if (known.has(relativePath)) continue;
+      known.add(relativePath);
+      added.push({ relativePath, reason });
+    }
+    if (added.length > 0) this.ignored = [...this.ignored, ...added];
+  }
+
+  /**
+   * Adds a row, waiting for its tags, for each file not in the library yet (a file added again
+   * stays one row; one restored as missing is readable again). Returns the new ones.
+   */
+  #addRows(
+    files: ReadonlyArray<{ id: string; relativePath: string; size: number; lastModified: number }>,
+  ): Array<{ id: string; relativePath: string }> {
     const existing = this.indexById;
     const fresh: LibraryRow[] = [];
-    const toRead: { key: string; file: File; relativePath: string }[] = [];
-    const revived: string[] = [];
+    const revived = new Set<string>();
     const seen = new Set<string>();
-    for (const granted of result.value.granted) {
-      const file = byPath.get(granted.relativePath);
-      if (!file || seen.has(granted.id)) continue;
-      seen.add(granted.id);
-      const index = existing.get(granted.id);
+    for (const file of files) {
+      if (seen.has(file.id)) continue;
+      seen.add(file.id);
+      const index = existing.get(file.id);
       if (index !== undefined) {
-        // Added again: same row. A file restored as missing is readable again.
-        if (this.rows[index]!.missing) revived.push(granted.id);
-        this.#files.set(granted.id, file);
+        if (this.rows[index]!.missing) revived.add(file.id);
         continue;
       }
-      this.#files.set(granted.id, file);
-      const relativePath = granted.relativePath.normalize('NFC');
+      const relativePath = file.relativePath.normalize('NFC');
       fresh.push({
-        id: granted.id,
-        size: granted.size,
+        id: file.id,
+        size: file.size,
         lastModified: Math.trunc(file.lastModified),
         status: 'reading',
         draft: {
@@ -187,34 +246,30 @@ export class LibraryState {
         original: null,
         readFindings: [],
       });
-      toRead.push({ key: granted.id, file, relativePath });
     }
-    this.ignored = [
-      ...this.ignored,
-      ...result.value.refused.map((r) => ({ relativePath: r.relativePath, reason: r.reason })),
-    ];
-    if (revived.length > 0) {
-      const ids = new Set(revived);
-      this.rows = this.rows.map((row) => (ids.has(row.id) ? { ...row, missing: false } : row));
+    if (revived.size > 0) {
+      this.rows = this.rows.map((row) => (revived.has(row.id) ? { ...row, missing: false } : row));
     }
     if (fresh.length > 0) {
       this.rows = [...this.rows, ...fresh];
       this.readTotal += fresh.length;
       this.#scheduleSave();
-      void this.#read(toRead);
     }
-    return true;
+    return fresh.map((row) => ({ id: row.id, relativePath: row.draft.file }));
   }
 
   async #read(files: { key: string; file: File; relativePath: string }[]): Promise<void> {
     this.#reader ??= this.makeReader();
-    await this.#reader.read(files, (key, result) => {
-      this.#pendingResults.push([key, result]);
-      // Each flush re-renders and revalidates the whole library: the longer the last one took,
-      // the longer results are gathered, so flushes take at most a fifth of the UI thread.
-      const delay = this.options.flushDelayMs ?? Math.max(120, 4 * this.#flushCost);
-      this.#flushTimer ??= setTimeout(() => this.#flushResults(), delay);
-    });
+    await this.#reader.read(files, (key, result) => this.#queueResult(key, result));
+  }
+
+  /** Buffers a file's tag result for the next flush. */
+  #queueResult(key: string, result: FileReadResult): void {
+    this.#pendingResults.push([key, result]);
+    // Each flush re-renders and revalidates the whole library: the longer the last one took,
+    // the longer results are gathered, so flushes take at most a fifth of the UI thread.
+    const delay = this.options.flushDelayMs ?? Math.max(120, 4 * this.#flushCost);
+    this.#flushTimer ??= setTimeout(() => this.#flushResults(), delay);
   }
 
   /** Applies buffered tag results at once: one new array per batch, not per file. */
@@ -415,6 +470,15 @@ export class LibraryState {
     });
     return this.#saving;
   }
+}
+
+/** The result for a file whose tags could not be read at all. */
+function unreadable(file: string, message: string): FileReadResult {
+  return {
+    file,
+    draft: null,
+    findings: [{ level: 'error', message: `the tags could not be read: ${message}` }],
+  };
 }
 
 /** Runs `task` in a task just after the next paint (in the next task where nothing paints). */

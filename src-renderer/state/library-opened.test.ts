@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { FileReadResult } from '../../src-main/core/model/read-result.js';
 import type { Envelope, OpenedFile } from '../../src-main/ipc/contract.js';
-import { fakeDraft, libraryWith } from './fake-library.js';
-import { addOpenedFiles } from './open-paths.js';
+import { fakeApi, fakeDraft, libraryWith } from './fake-library.js';
 
 const opened = (relativePath: string): OpenedFile => ({
   id: `id:${relativePath}`,
@@ -13,10 +12,10 @@ const opened = (relativePath: string): OpenedFile => ({
   lastModified: 1_700_000_000_000,
 });
 
-/** Main's side of `files:readTags`: the tags it would read, by relative path. */
+/** A door whose main reads these tags for `files:readTags`, by relative path. */
 function mainReads(tags: Record<string, FileReadResult | undefined>) {
   const asked: string[] = [];
-  return {
+  return Object.assign(fakeApi(), {
     asked,
     async readFileTags({ files }: { files: Array<{ id: string; relativePath: string }> }) {
       asked.push(...files.map((f) => f.relativePath));
@@ -34,12 +33,11 @@ function mainReads(tags: Record<string, FileReadResult | undefined>) {
         },
       } satisfies Envelope<unknown>;
     },
-  };
+  });
 }
 
 describe('files the OS opened the app with', () => {
   it('join the library with the tags main read, outer_ids and findings, and are saved', async () => {
-    const { library, api } = await libraryWith({ 'A/01.flac': { isrc: 'GBAYE2100001' } });
     const main = mainReads({
       'B/01.flac': {
         file: 'B/01.flac',
@@ -47,11 +45,13 @@ describe('files the OS opened the app with', () => {
         findings: [],
       },
     });
-    await addOpenedFiles(library, main, {
+    const { library, api } = await libraryWith({ 'A/01.flac': { isrc: 'GBAYE2100001' } }, main);
+    await library.addOpened({
       files: [opened('B/01.flac'), opened('B/02.flac')],
       refused: [{ relativePath: 'B/cover.jpg', reason: 'ignored: not an audio file' }],
     });
-    await library.validated();
+    await library.settled();
+    await library.saveNow();
     expect(main.asked).toEqual(['B/01.flac', 'B/02.flac']);
     const harbour = library.row('id:B/01.flac')!;
     expect(harbour).toMatchObject({ status: 'ready', size: 1000 });
@@ -73,7 +73,8 @@ describe('files the OS opened the app with', () => {
   });
 
   it('keep one row for a file already in the library, with its edits', async () => {
-    const { library } = await libraryWith({ 'A/01.flac': { title: 'One' } });
+    const main = mainReads({});
+    const { library } = await libraryWith({ 'A/01.flac': { title: 'One' } }, main);
     const id = library.rows[0]!.id;
     library.applyEdits('Edit', [
       {
@@ -81,24 +82,21 @@ describe('files the OS opened the app with', () => {
         draft: { ...library.rows[0]!.draft, title: { value: 'Uno', source: { kind: 'manual' } } },
       },
     ]);
-    const main = mainReads({});
-    await addOpenedFiles(library, main, { files: [opened('A/01.flac')], refused: [] });
+    await library.addOpened({ files: [opened('A/01.flac')], refused: [] });
     expect(main.asked).toEqual([]);
     expect(library.rows).toHaveLength(1);
     expect(library.rows[0]!.draft.title?.value).toBe('Uno');
   });
 
   it('become unreadable rows saying why when main could not read them', async () => {
-    const { library } = await libraryWith({});
-    await addOpenedFiles(
-      library,
-      {
-        async readFileTags() {
-          return { ok: false, error: { code: 'not_granted', message: 'File x was not granted.' } };
-        },
+    const main = Object.assign(fakeApi(), {
+      async readFileTags() {
+        return { ok: false, error: { code: 'not_granted', message: 'File x was not granted.' } };
       },
-      { files: [opened('C/01.flac')], refused: [] },
-    );
+    });
+    const { library } = await libraryWith({}, main);
+    await library.addOpened({ files: [opened('C/01.flac')], refused: [] });
+    await library.settled();
     expect(library.row('id:C/01.flac')).toMatchObject({
       status: 'unreadable',
       readFindings: [
