@@ -60,8 +60,24 @@ describe('Grid', () => {
       'Album Night Shift, by Lena Park, 2 tracks, no track 2',
     );
     expect(header.querySelector('[data-column="track"]')!.textContent?.trim()).toBe('−2');
-    expect(header.querySelector('[data-column="file"]')!.textContent?.trim()).toBe(
-      'Night Shift — Lena Park · 2 tracks',
+    const label = 'Night Shift — Lena Park · 2 tracks · no track 2';
+    expect(header.querySelector('[data-column="file"]')!.textContent?.trim()).toBe(label);
+    // The label runs across the blank File, outer_id and Title cells up to Artists, each of
+    // which keeps its own cell (and the full label as tooltip); the album cells stay editable.
+    const spanned = ['file', 'outer_id', 'title'];
+    const width = grid.visible
+      .filter((c) => spanned.includes(c.id))
+      .reduce((sum, c) => sum + grid.widthOf(c), 0);
+    expect(header.querySelector<HTMLElement>('.album-label')!.style.width).toBe(
+      `calc(${width}px - 1rem)`,
+    );
+    for (const id of spanned) {
+      const cell = header.querySelector(`[data-column="${id}"]`)!;
+      expect(cell.getAttribute('title')).toBe(label);
+      expect(cell.getAttribute('role')).toBe('gridcell');
+    }
+    expect(header.querySelector('[data-column="artists"]')!.getAttribute('title')).toBe(
+      'Lena Park',
     );
 
     const type = grid.visible.findIndex((c) => c.id === 'album_type');
