@@ -78,7 +78,11 @@ function isArgumentError(error: unknown): boolean {
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+/**
+ * Runs `courier` as this process: arguments from argv, output to stdout/stderr, Ctrl-C and
+ * SIGTERM as a stop request, and the exit code. `scripts/courier.mjs` calls it from the bundle.
+ */
+export function runAsProcess(): void {
   const stopRequested = new Promise<void>((done) => {
     process.once('SIGINT', () => done());
     process.once('SIGTERM', () => done());
@@ -103,4 +107,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
       process.exit(1);
     },
   );
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  runAsProcess();
 }

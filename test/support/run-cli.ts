@@ -16,7 +16,7 @@ export function runCli(
   options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli.ts', ...args], {
+    const child = spawn(process.execPath, ['scripts/courier.mjs', ...args], {
       cwd: ROOT,
       env: { ...process.env, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],

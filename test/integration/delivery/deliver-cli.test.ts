@@ -276,7 +276,7 @@ describe.skipIf(missing.length > 0)('courier deliver killed between batches', ()
     await makeTaggedTracks(dir, 75);
     const args = ['deliver', dir, '--profile', 'Test', '--catalog', catalog, '--mode', 'json'];
 
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli.ts', ...args], {
+    const child = spawn(process.execPath, ['scripts/courier.mjs', ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: 'ignore',

@@ -15,7 +15,7 @@ describe('the embedded sandbox, shared per data directory', () => {
 
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), 'courier-embedded-'));
-    server = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli.ts', 'sandbox'], {
+    server = spawn(process.execPath, ['scripts/courier.mjs', 'sandbox'], {
       env: { ...process.env, COURIER_HOME: home },
       stdio: ['ignore', 'pipe', 'ignore'],
     });

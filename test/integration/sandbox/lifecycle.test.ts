@@ -203,7 +203,7 @@ describe('sandbox fault injection', () => {
 async function runCli(args: string[]) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src-main/cli.ts', 'sandbox', ...args],
+    ['scripts/courier.mjs', 'sandbox', ...args],
     {
       cwd: process.cwd(),
       env: { ...process.env, COURIER_HOME: join(dir, 'home') },
@@ -262,7 +262,7 @@ describe('courier sandbox (CLI)', () => {
     expect(await run.exited).toBe(0);
     const bad = spawn(
       process.execPath,
-      ['--import', 'tsx', 'src-main/cli.ts', 'sandbox', '--port', 'abc'],
+      ['scripts/courier.mjs', 'sandbox', '--port', 'abc'],
       {
         env: { ...process.env, COURIER_HOME: join(dir, 'home') },
         stdio: 'ignore',

@@ -14,7 +14,7 @@ const missing = missingFixtureTools();
 /** Runs `courier` from the sources as a child process; resolves even on a non-zero exit. */
 async function courier(args: string[]) {
   try {
-    const { stdout, stderr } = await run('npx', ['tsx', 'src-main/cli.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, ['scripts/courier.mjs', ...args], {
       cwd: repo,
       env: { ...process.env, COURIER_HOME: '/nonexistent-courier-home' },
       maxBuffer: 32 * 1024 * 1024,
