@@ -117,6 +117,73 @@ describe('Inspector', () => {
       ]);
     });
 
+    it("sets an artist's own id on the selected tracks that have that artist, shown mixed first", async () => {
+      const { grid, library, api } = await libraryWith({
+        'A/01.flac': { title: 'One', artist: 'Lena Park' },
+        'A/02.flac': { title: 'Two', artist: 'Lena Park' },
+        'B/01.flac': { title: 'Other', artist: 'Sam Reed' },
+      });
+      const first = draftOf(library, 'A/01.flac');
+      library.applyEdits('Id', [
+        {
+          id: 'id:A/01.flac',
+          draft: {
+            ...first,
+            artists: {
+              value: [{ ...first.artists!.value[0]!, id: 'art-1' }],
+              source: { kind: 'manual' },
+            },
+          },
+        },
+      ]);
+      grid.selectRows(0, 2);
+      render(Inspector, { grid });
+      const lena = screen.getByRole('textbox', { name: 'Artist id of Lena Park (Main)' });
+      expect((lena as HTMLInputElement).value).toBe('');
+      expect(lena.getAttribute('placeholder')).toBe('(mixed)');
+      const sam = screen.getByRole('textbox', { name: 'Artist id of Sam Reed (Main)' });
+      // No id of its own: the name is what the delivery sends.
+      expect(sam.getAttribute('placeholder')).toBe('id: Sam Reed');
+
+      const other = draftOf(library, 'B/01.flac');
+      await fireEvent.change(lena, { target: { value: ' LP-7 ' } });
+      for (const file of ['A/01.flac', 'A/02.flac']) {
+        expect(draftOf(library, file).artists).toEqual({
+          value: [{ name: 'Lena Park', role: 'Main', id: 'LP-7' }],
+          source: { kind: 'manual' },
+        });
+      }
+      expect(draftOf(library, 'B/01.flac')).toBe(other);
+      expect(library.undoLabel).toBe('Set artist id');
+      await tick();
+      expect((lena as HTMLInputElement).value).toBe('LP-7');
+
+      // One undo step restores both tracks' own ids.
+      library.undo();
+      expect(draftOf(library, 'A/01.flac').artists?.value[0]?.id).toBe('art-1');
+      expect(draftOf(library, 'A/02.flac').artists?.value[0]?.id).toBeUndefined();
+      library.redo();
+
+      // Emptied on one track, the id goes: the name is sent instead.
+      grid.selectRows(0, 0);
+      await tick();
+      const only = screen.getByRole('textbox', { name: 'Artist id of Lena Park (Main)' });
+      await fireEvent.change(only, { target: { value: '' } });
+      expect(draftOf(library, 'A/01.flac').artists?.value).toEqual([
+        { name: 'Lena Park', role: 'Main' },
+      ]);
+      expect(draftOf(library, 'A/02.flac').artists?.value[0]?.id).toBe('LP-7');
+      // The other track shows what its artists were before the id.
+      grid.selectRows(1, 1);
+      await tick();
+      expect(screen.getByTestId('inspector').textContent).toContain(
+        'edited · was Lena Park (Main)',
+      );
+      await library.saveNow();
+      const saved = api.saved.session!.rows.find((r) => r.id === 'id:A/02.flac')!;
+      expect(saved.draft.artists?.value[0]?.id).toBe('LP-7');
+    });
+
     it('keeps an artist whose name is emptied as it was', async () => {
       const { grid, library } = await twoTracks();
       grid.selectRows(0, 0);

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 
 import type { DraftTrack, ValueSource } from '../../../src-main/core/model/track.js';
-import { addItem, moveItem, removeItem, replaceItem, sameList, unionOf } from './nested-fields.js';
+import {
+  addItem,
+  commonPart,
+  moveItem,
+  removeItem,
+  replaceItem,
+  sameList,
+  unionOf,
+  withArtistId,
+} from './nested-fields.js';
 
 const manual: ValueSource = { kind: 'manual' };
 const tag: ValueSource = { kind: 'tag', tag: 'TPE1' };
@@ -57,6 +66,29 @@ describe('nested field edits', () => {
       value: [{ name: 'Lena Park', role: 'Composer', id: 'art-1' }],
       source: manual,
     });
+  });
+
+  it("reads an artist's id over the tracks that have the artist, and sets or clears it", () => {
+    const key = 'Lena Park\u0000Main';
+    const idOf = (a: { id?: string }) => a.id ?? '';
+    const bare = track([['Lena Park', 'Main']]);
+    const other = track([['Sam Reed', 'Main']]);
+    const named: DraftTrack = {
+      file: 'b.mp3',
+      artists: { value: [{ name: 'Lena Park', role: 'Main', id: 'art-1' }], source: tag },
+    };
+    // A track without the artist does not make its id mixed.
+    expect(commonPart([named, other], 'artists', key, idOf)).toEqual({
+      text: 'art-1',
+      mixed: false,
+    });
+    expect(commonPart([named, bare], 'artists', key, idOf)).toEqual({ text: '', mixed: true });
+
+    const artist = named.artists!.value[0]!;
+    expect(withArtistId(artist, 'art-1')).toBe(artist);
+    expect(withArtistId(artist, 'LP-7')).toEqual({ name: 'Lena Park', role: 'Main', id: 'LP-7' });
+    expect(withArtistId(artist, '')).toEqual({ name: 'Lena Park', role: 'Main' });
+    expect(replaceItem(bare, 'artists', key, (a) => withArtistId(a, ''), manual)).toBe(bare);
   });
 
   it('removes an album that its last reference leaves empty, and keeps other album fields', () => {

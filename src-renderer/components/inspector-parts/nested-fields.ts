@@ -100,6 +100,34 @@ export function unionOf<F extends ListField>(
   return [...byKey.values()];
 }
 
+/** One part of an item (an artist's id) as the selected tracks that have the item hold it. */
+export function commonPart<F extends ListField>(
+  drafts: readonly DraftTrack[],
+  field: F,
+  key: string,
+  part: (item: ListItems[F]) => string,
+): { text: string; mixed: boolean } {
+  const values = new Set<string>();
+  for (const draft of drafts) {
+    const item = listOf(draft, field)?.value.find((i) => itemKey(field, i) === key);
+    if (item) values.add(part(item));
+  }
+  const [first = ''] = values;
+  return values.size > 1 ? { text: '', mixed: true } : { text: first, mixed: false };
+}
+
+/**
+ * An artist with its own id set, or removed when `id` is empty (the delivery then uses the
+ * name, see ingestion-body); the same artist when nothing changes.
+ */
+export function withArtistId(artist: DraftArtist, id: string): DraftArtist {
+  if ((artist.id ?? '') === id) return artist;
+  const next = { ...artist };
+  if (id) next.id = id;
+  else delete next.id;
+  return next;
+}
+
 /** Whether every draft has the same list (same items in the same order). */
 export function sameList(drafts: readonly DraftTrack[], field: ListField): boolean {
   const keysOf = (d: DraftTrack) =>
@@ -173,11 +201,11 @@ export function moveItem(
   return withList(draft, field, items, source);
 }
 
-/** An item as a short text ("Lena Park (Main)", "Mood: Calm", "isni: 0000…"). */
+/** An item as a short text ("Lena Park (Main)", "Lena Park (Main, id A-7)", "Mood: Calm", "isni: 0000…"). */
 export function itemText<F extends ListField>(field: F, item: ListItems[F]): string {
   if (field === 'artists') {
     const a = item as DraftArtist;
-    return `${a.name} (${a.role})`;
+    return a.id ? `${a.name} (${a.role}, id ${a.id})` : `${a.name} (${a.role})`;
   }
   if (field === 'customerTags') {
     const t = item as CustomerTag;
