@@ -307,6 +307,77 @@ describe('Inspector', () => {
       expect(draftOf(library, 'A/02.flac').album?.releaseDate).toBeUndefined();
     });
 
+    it('edits a reference in place on the selected tracks that have it, and an album reference on its album', async () => {
+      const { grid, library, api } = await libraryWith({
+        'A/01.flac': { title: 'One', album: 'Night Shift', upc: '5099902988023' },
+        'A/02.flac': { title: 'Two', album: 'Night Shift', upc: '5099902988023' },
+        'B/01.flac': { title: 'Other', album: 'Elsewhere' },
+      });
+      const isni = { source: 'isni', id: '0000000121032683' };
+      grid.selectRows(0, 1);
+      grid.editSelection('Add reference', (d) => ({
+        ...d,
+        references: { value: [isni], source: { kind: 'manual' } },
+      }));
+      const other = draftOf(library, 'B/01.flac');
+      grid.selectRows(0, 2);
+      render(Inspector, { grid });
+      const references = within(screen.getByTestId('inspector-references'));
+      expect(references.getByText('2/3')).toBeTruthy();
+
+      const id = references.getByRole('textbox', {
+        name: 'Id of reference isni: 0000000121032683',
+      });
+      await fireEvent.change(id, { target: { value: ' 0000000121032684 ' } });
+      for (const file of ['A/01.flac', 'A/02.flac']) {
+        expect(draftOf(library, file).references).toEqual({
+          value: [{ source: 'isni', id: '0000000121032684' }],
+          source: { kind: 'manual' },
+        });
+      }
+      expect(draftOf(library, 'B/01.flac')).toBe(other);
+      expect(library.undoLabel).toBe('Edit reference');
+      await tick();
+
+      // Emptied, a part goes back to what it was.
+      const source = references.getByRole('textbox', {
+        name: 'Source of reference isni: 0000000121032684',
+      });
+      await fireEvent.change(source, { target: { value: ' ' } });
+      expect((source as HTMLInputElement).value).toBe('isni');
+      expect(library.undoLabel).toBe('Edit reference');
+
+      // One undo step for both tracks.
+      library.undo();
+      expect(draftOf(library, 'A/02.flac').references?.value).toEqual([isni]);
+      expect(draftOf(library, 'A/01.flac').references?.value).toEqual([isni]);
+
+      // An album reference edited on one track changes on its whole album.
+      grid.selectRows(0, 0);
+      await tick();
+      await fireEvent.input(screen.getByRole('textbox', { name: 'New album reference source' }), {
+        target: { value: 'grid' },
+      });
+      const newId = screen.getByRole('textbox', { name: 'New album reference id' });
+      await fireEvent.input(newId, { target: { value: 'A1-123' } });
+      await fireEvent.keyDown(newId, { key: 'Enter' });
+      await tick();
+      const albumSource = within(screen.getByTestId('inspector-albumReferences')).getByRole(
+        'textbox',
+        { name: 'Source of album reference grid: A1-123' },
+      );
+      await fireEvent.change(albumSource, { target: { value: 'grid-code' } });
+      for (const file of ['A/01.flac', 'A/02.flac']) {
+        expect(draftOf(library, file).album?.references?.value).toEqual([
+          { source: 'grid-code', id: 'A1-123' },
+        ]);
+      }
+      expect(draftOf(library, 'B/01.flac')).toBe(other);
+      await library.saveNow();
+      const saved = api.saved.session!.rows.find((r) => r.id === 'id:A/02.flac')!;
+      expect(saved.draft.album?.references?.value[0]?.source).toBe('grid-code');
+    });
+
     it('shows a field that differs across the selection as mixed and leaves it alone', async () => {
       const { grid, library } = await libraryWith({
         'A/01.flac': { title: 'One', album: 'Night Shift' },
