@@ -405,4 +405,58 @@ describe('Inspector', () => {
       expect(draftOf(library, 'A/02.flac').album?.catalogNumber?.value).toBe('DSK-001');
     });
   });
+
+  describe('lyrics', () => {
+    it('shows differing lyrics as mixed, sets typed lyrics on every selected track and leaves them alone otherwise', async () => {
+      const { grid, library, api } = await libraryWith({
+        'A/01.flac': { title: 'One' },
+        'A/02.flac': { title: 'Two' },
+        'B/01.flac': { title: 'Other' },
+      });
+      const manual = { kind: 'manual' as const };
+      library.applyEdits('Lyrics', [
+        {
+          id: 'id:A/01.flac',
+          draft: {
+            ...draftOf(library, 'A/01.flac'),
+            lyrics: { value: 'First verse', source: manual },
+          },
+        },
+      ]);
+      grid.selectRows(0, 1);
+      render(Inspector, { grid });
+      const lyrics = screen.getByRole('textbox', { name: 'Lyrics' }) as HTMLTextAreaElement;
+      expect(lyrics.value).toBe('');
+      expect(lyrics.placeholder).toBe('(mixed)');
+
+      // Focused and left without typing: nothing changes.
+      await fireEvent.focus(lyrics);
+      await fireEvent.blur(lyrics);
+      expect(library.undoLabel).toBe('Lyrics');
+      expect(draftOf(library, 'A/02.flac').lyrics).toBeUndefined();
+
+      const other = draftOf(library, 'B/01.flac');
+      await fireEvent.change(lyrics, { target: { value: 'Night falls\nover the harbour' } });
+      for (const file of ['A/01.flac', 'A/02.flac']) {
+        expect(draftOf(library, file).lyrics).toEqual({
+          value: 'Night falls\nover the harbour',
+          source: manual,
+        });
+      }
+      expect(draftOf(library, 'B/01.flac')).toBe(other);
+      expect(library.undoLabel).toBe('Edit lyrics');
+      await tick();
+      expect(lyrics.placeholder).toBe('');
+      expect(lyrics.value).toBe('Night falls\nover the harbour');
+
+      // One undo step: each track gets its own lyrics back.
+      library.undo();
+      expect(draftOf(library, 'A/01.flac').lyrics?.value).toBe('First verse');
+      expect(draftOf(library, 'A/02.flac').lyrics).toBeUndefined();
+      library.redo();
+      await library.saveNow();
+      const saved = api.saved.session!.rows.find((r) => r.id === 'id:A/02.flac')!;
+      expect(saved.draft.lyrics?.value).toBe('Night falls\nover the harbour');
+    });
+  });
 });

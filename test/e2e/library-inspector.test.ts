@@ -1,7 +1,8 @@
 /**
  * The inspector's nested fields and the album headers, through the real UI in Chromium via the
  * browser host, with the embedded sandbox's lexicology: an artist's role edited, a customer tag
- * picked from the lexicology, and an album-level field set once on the album's header row.
+ * picked from the lexicology, lyrics, an artist id and a reference set on two tracks at once, and
+ * an album-level field set once on the album's header row.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -105,6 +106,53 @@ describe.skipIf(missing.length > 0)('the inspector and album headers in Chromium
     await inspector.getByRole('button', { name: 'Remove customer tag Mood: Mellow' }).waitFor();
     // Only the selected track got them.
     await expect(text('Night Shift/02 Drift.mp3', 'customer_tags')).resolves.toBe('');
+  });
+
+  it('sets lyrics, an artist id and a reference on several tracks at once', async () => {
+    const inspector = page.getByTestId('inspector');
+    const title = (file: string) => row(`Night Shift/${file}`).locator('[data-column="title"]');
+    const lyrics = inspector.getByRole('textbox', { name: 'Lyrics' });
+    await title('01 Opening.mp3').click();
+    await inspector.getByText('Night Shift/01 Opening.mp3').waitFor();
+    await lyrics.fill('First verse');
+    await lyrics.press('Tab');
+    await title('02 Drift.mp3').click({ modifiers: ['Shift'] });
+    await inspector.getByText('2 tracks selected').waitFor();
+    await expect(lyrics.getAttribute('placeholder')).resolves.toBe('(mixed)');
+    await lyrics.fill('Night falls');
+    await lyrics.press('Tab');
+
+    const id = inspector.getByRole('textbox', { name: 'Artist id of Lena Park (Main)' });
+    await id.fill('LP-7');
+    await id.press('Enter');
+    await inspector.getByRole('textbox', { name: 'New reference source' }).fill('isni');
+    await inspector.getByRole('textbox', { name: 'New reference id' }).fill('0000000121032683');
+    await inspector.getByRole('textbox', { name: 'New reference id' }).press('Enter');
+    const refId = inspector.getByRole('textbox', {
+      name: 'Id of reference isni: 0000000121032683',
+    });
+    await refId.fill('0000000121032684');
+    await refId.press('Enter');
+    await inspector
+      .getByRole('textbox', { name: 'Id of reference isni: 0000000121032684' })
+      .waitFor();
+    await shot('library-inspector-several.png');
+
+    for (const file of ['01 Opening.mp3', '02 Drift.mp3']) {
+      await title(file).click();
+      await inspector.getByText(`Night Shift/${file}`).waitFor();
+      await expect(lyrics.inputValue()).resolves.toBe('Night falls');
+      await expect(id.inputValue()).resolves.toBe('LP-7');
+      await inspector
+        .getByRole('textbox', { name: 'Id of reference isni: 0000000121032684' })
+        .waitFor();
+    }
+    // A track that was not selected keeps what it had.
+    await title('04 Harbour.mp3').click();
+    await inspector.getByText('Night Shift/04 Harbour.mp3').waitFor();
+    await expect(lyrics.inputValue()).resolves.toBe('');
+    await expect(id.inputValue()).resolves.toBe('');
+    await expect(inspector.getByTestId('inspector-references').count()).resolves.toBe(0);
   });
 
   it('groups by album and sets an album-level field once on the header row', async () => {
