@@ -5,7 +5,9 @@
  */
 import { basename } from 'node:path';
 
+import { fileKind } from '../model/audio-formats.js';
 import {
+  applyFileNameMapping,
   type FileNameMapping,
   mappingProblem,
   mappingToYaml,
@@ -37,6 +39,8 @@ export interface LocalFile {
   path: string;
   localPath: string;
   size: number;
+  /** When the file was last modified, as listed at planning (a change afterwards is caught). */
+  mtimeMs?: number;
 }
 
 /** One track of a json delivery, with the findings of its file. */
@@ -153,9 +157,12 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
   const files: DeliveryFile[] = [];
   const keyOf = new Map<string, string>();
   if (!download) {
+    // Names are compared in NFC: macOS and Windows write the same name decomposed or composed,
+    // and both become one key. A folder call takes files flat, so there the base name counts.
     const byName = new Map<string, string[]>();
     for (const file of input.files) {
-      const name = flat ? basename(file.path) : file.path;
+      const nfcPath = file.path.normalize('NFC');
+      const name = flat ? basename(nfcPath) : nfcPath;
       byName.set(name, [...(byName.get(name) ?? []), file.path]);
       let key: string;
       try {
@@ -164,17 +171,25 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
         block((error as Error).message, file.path);
         continue;
       }
-      keyOf.set(file.path, key);
-      files.push({ ...file, key, state: 'pending' });
-    }
-    if (flat) {
-      for (const [name, paths] of byName) {
-        if (paths.length < 2) continue;
+      if (file.size === 0) block('empty file (0 bytes)', file.path);
+      if (flat && fileKind(nfcPath) === 'unsupported-audio') {
         block(
-          `${paths.join(' and ')} share the file name '${name}': files go flat into the delivery folder and the file name is the outer_id; rename one`,
-          paths[0],
+          'unsupported audio format; deliver MP3, FLAC, Ogg, Opus, M4A, WAV or AIFF',
+          file.path,
         );
       }
+      keyOf.set(nfcPath, key);
+      files.push({ ...file, key, state: 'pending' });
+    }
+    for (const [name, paths] of byName) {
+      if (paths.length < 2) continue;
+      const where = flat
+        ? 'files go flat into the delivery folder and the file name is the outer_id'
+        : 'they would be one object in the bucket (names are compared in Unicode NFC)';
+      block(
+        `${paths.map((p) => `'${p}'`).join(' and ')} share the name '${name}': ${where}; rename one`,
+        paths[0],
+      );
     }
     if (input.files.length === 0) block(`no audio file found in ${input.dir}`);
   }
@@ -192,6 +207,19 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
           input.mapping,
         )) {
           block(`the file name does not fit the mapping: ${unfit.message}`, unfit.path);
+        }
+        const byOuterId = new Map<string, string[]>();
+        for (const file of input.files) {
+          const match = applyFileNameMapping(basename(file.path), input.mapping);
+          const outerId = match.ok ? match.values.outer_id : undefined;
+          if (outerId) byOuterId.set(outerId, [...(byOuterId.get(outerId) ?? []), file.path]);
+        }
+        for (const [outerId, paths] of byOuterId) {
+          if (paths.length < 2) continue;
+          block(
+            `outer_id '${outerId}' is given to ${paths.length} files by the mapping (${paths.map((p) => `'${p}'`).join(', ')}): the service would keep only one; rename one`,
+            paths[0],
+          );
         }
       }
       const storage = input.mapping.storage ?? 'file';
@@ -211,6 +239,7 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
   let tracks: Track[][] | undefined;
   if (input.mode === 'json') {
     const sendable: Track[] = [];
+    const sendablePaths: (string | undefined)[] = [];
     for (const planned of input.tracks ?? []) {
       for (const f of planned.findings) {
         if (f.level === 'error' && f.field === 'primary_media' && !download) continue;
@@ -228,7 +257,7 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
           continue;
         }
       } else {
-        const key = planned.path ? keyOf.get(planned.path) : undefined;
+        const key = planned.path ? keyOf.get(planned.path.normalize('NFC')) : undefined;
         if (!key) {
           block('the track has no audio file in this delivery', planned.path, 'primary_media');
           continue;
@@ -240,6 +269,20 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
         continue;
       }
       sendable.push(body as Track);
+      sendablePaths.push(planned.path);
+    }
+    const pathsOf = new Map<string, string[]>();
+    for (const [i, track] of sendable.entries()) {
+      const path = sendablePaths[i] ?? track.primary_media;
+      pathsOf.set(track.outer_id, [...(pathsOf.get(track.outer_id) ?? []), path]);
+    }
+    for (const [outerId, paths] of pathsOf) {
+      if (paths.length < 2) continue;
+      block(
+        `outer_id '${outerId}' is given to ${paths.length} tracks (${paths.map((p) => `'${p}'`).join(', ')}): the service would keep only one; give each track its own`,
+        paths[0],
+        'outer_id',
+      );
     }
     if (sendable.length === 0 && !findings.some((f) => f.level === 'error')) {
       block(`no track to deliver in ${input.dir}`);

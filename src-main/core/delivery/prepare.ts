@@ -2,26 +2,39 @@
  * The local half of planning: lists the audio files of a folder, reads their tags (json mode)
  * and merges an optional metadata CSV. Reads the disk only; never writes, never connects.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { relative, sep } from 'node:path';
+import { readFile } from 'node:fs/promises';
 
+import { isDeliverable, listLocalFiles } from '../files/local-files.js';
 import { finishScan } from '../model/read-result.js';
-import { planDirectoryUpload } from '../storage/upload-plan.js';
 import { scanFolder } from '../tags/scan-folder.js';
 import type { DeliveryMode } from './delivery-record.js';
 import { mergeMetadata, readMetadataCsv } from './metadata-csv.js';
 import type { LocalFile, PlanFinding, PlannedTrack } from './plan.js';
 
-/** The audio files under `dir` (recursive, hidden skipped, stable order) with their sizes. */
-export async function listAudioFiles(dir: string): Promise<LocalFile[]> {
-  const items = await planDirectoryUpload(dir, 'x');
-  return Promise.all(
-    items.map(async (item) => ({
-      path: relative(dir, item.localPath).split(sep).join('/'),
-      localPath: item.localPath,
-      size: (await stat(item.localPath)).size,
-    })),
-  );
+/** The files a delivery of `dir` holds (`listLocalFiles`), and a finding for those it leaves out. */
+export async function listAudioFiles(
+  dir: string,
+): Promise<{ files: LocalFile[]; findings: PlanFinding[] }> {
+  const listed = await listLocalFiles(dir);
+  const files = listed
+    .filter((f) => isDeliverable(f.kind))
+    .map(({ path, localPath, size, mtimeMs }) => ({ path, localPath, size, mtimeMs }));
+  const hidden = listed.filter((f) => f.kind === 'hidden').length;
+  const other = listed.length - files.length - hidden;
+  const left = [
+    ...(hidden > 0 ? [`${hidden} hidden (name starting with '.')`] : []),
+    ...(other > 0 ? [`${other} not audio`] : []),
+  ];
+  const findings: PlanFinding[] =
+    left.length > 0
+      ? [
+          {
+            level: 'warning',
+            message: `${listed.length - files.length} file(s) left out: ${left.join(', ')}`,
+          },
+        ]
+      : [];
+  return { files, findings };
 }
 
 /** Files, tracks (json) and the findings of reading them. */
@@ -39,8 +52,9 @@ export async function prepareDelivery(args: {
   download?: boolean;
   signal?: AbortSignal;
 }): Promise<PreparedInput> {
-  const findings: PlanFinding[] = [];
-  const files = args.download ? [] : await listAudioFiles(args.dir);
+  const listing = args.download ? { files: [], findings: [] } : await listAudioFiles(args.dir);
+  const { files } = listing;
+  const findings: PlanFinding[] = args.mode === 'json' ? [] : listing.findings;
   if (args.mode !== 'json') return { files, findings };
   let tracks: PlannedTrack[] = [];
   if (!args.download) {

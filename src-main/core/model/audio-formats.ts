@@ -37,8 +37,8 @@ export const unsupportedAudioExtensions: ReadonlySet<string> = new Set([
   'midi',
 ]);
 
-/** How a scan treats a file. */
-export type FileKind = 'audio' | 'unsupported-audio' | 'ignored';
+/** How a scan, a plan and an upload treat a file (the one rule for all three). */
+export type FileKind = 'audio' | 'unsupported-audio' | 'hidden' | 'ignored';
 
 /** The lower-case extension of a file name, without the dot ('' when none). */
 export function extensionOf(name: string): string {
@@ -47,10 +47,18 @@ export function extensionOf(name: string): string {
   return dot <= 0 ? '' : base.slice(dot + 1).toLowerCase();
 }
 
-/** Classifies a file by its name; macOS "._" resource forks are ignored. */
+/**
+ * Whether a relative path is hidden: any of its segments starts with '.' (`.DS_Store`, macOS
+ * `._` resource forks, `...mp3`, anything under `.git/`). Hidden files are never delivered.
+ */
+export function isHiddenPath(path: string): boolean {
+  return path.split('/').some((segment) => segment.startsWith('.'));
+}
+
+/** Classifies a file by its relative path (forward slashes). */
 export function fileKind(name: string): FileKind {
+  if (isHiddenPath(name)) return 'hidden';
   const base = name.slice(name.lastIndexOf('/') + 1);
-  if (base.startsWith('._')) return 'ignored';
   const ext = extensionOf(base);
   if (audioExtensions.has(ext)) return 'audio';
   if (unsupportedAudioExtensions.has(ext)) return 'unsupported-audio';

@@ -21,6 +21,15 @@ export interface FileReadResult {
 /** Result for a file that is not read: not audio, unsupported audio or empty; null to read it. */
 export function precheckFile(file: string, size: number): FileReadResult | null {
   const kind = fileKind(file);
+  if (kind === 'hidden') {
+    return {
+      file,
+      draft: null,
+      findings: [
+        { level: 'warning', message: "ignored: a hidden file (its name starts with '.')" },
+      ],
+    };
+  }
   if (kind === 'ignored') {
     return {
       file,

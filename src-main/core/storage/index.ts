@@ -6,5 +6,5 @@ export type { FileOutcome, UploadItem } from './resumable-upload.js';
 export { createS3Client, type S3ClientOptions, type S3Target } from './s3-client.js';
 export type { RestartReason, UploadEvent, UploadOptions } from './upload-context.js';
 export { uploadDirectory } from './upload-directory.js';
-export { AUDIO_EXTENSIONS, planDirectoryUpload } from './upload-plan.js';
+export { planDirectoryUpload } from './upload-plan.js';
 export { DEFAULT_CONCURRENCY, UploadQueue, type UploadReport } from './upload-queue.js';

@@ -7,6 +7,14 @@ export const AUDIO_ROOT = 'delivery/audio/';
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
+/**
+ * The longest file or folder name in a key, in UTF-8 bytes. S3 itself only caps the whole key
+ * (1,024 bytes), but names travel on: the service moves delivered files into its own storage, and
+ * file-system-backed S3 servers (the sandbox's among them) store each segment as a file name,
+ * which most file systems cap at 255 bytes including the server's own suffixes.
+ */
+export const MAX_NAME_BYTES = 200;
+
 /** Validates and normalises one path segment list (NFC, no empty, `.`, `..` or control chars). */
 function cleanSegments(path: string, what: string): string[] {
   const segments = path.normalize('NFC').replaceAll('\\', '/').split('/');
@@ -20,11 +28,25 @@ function cleanSegments(path: string, what: string): string[] {
     if (CONTROL.test(segment)) {
       throw new CourierError(
         'invalid-key',
-        `The ${what} "${path}" contains a control character; rename it and try again.`,
+        `The ${what} "${escapeControls(path)}" contains a control character; rename it and try again.`,
+      );
+    }
+    if (Buffer.byteLength(segment, 'utf8') > MAX_NAME_BYTES) {
+      throw new CourierError(
+        'invalid-key',
+        `The name "${segment.slice(0, 40)}…" is longer than ${MAX_NAME_BYTES} bytes; shorten it and try again.`,
       );
     }
   }
   return segments;
+}
+
+/** A text with control characters shown as escapes (`\u0007`), safe to print on one line. */
+export function escapeControls(text: string): string {
+  return text.replace(
+    new RegExp(CONTROL.source, 'g'),
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**

@@ -1,8 +1,7 @@
 /** Reads one file of a scanned folder into a draft or findings (shared by the scan's threads). */
-import { relative, sep } from 'node:path';
-
 import { parseFromTokenizer } from 'music-metadata';
 
+import { relativeName } from '../files/local-files.js';
 import {
   type FileReadResult,
   parsedResult,
@@ -13,9 +12,7 @@ import { draftFromMetadata } from '../model/tags-to-track.js';
 import { CachedFileTokenizer } from './cached-file-tokenizer.js';
 
 /** The path of `path` under `root`: forward slashes, NFC (macOS writes NFD names). */
-export function toRelative(root: string, path: string): string {
-  return relative(root, path).split(sep).join('/').normalize('NFC');
-}
+export const toRelative = relativeName;
 
 /** Reads one file: skipped by name or size, else parsed (covers and duration skipped). */
 export async function readTrackFile(root: string, path: string): Promise<FileReadResult> {

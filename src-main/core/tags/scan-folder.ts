@@ -4,13 +4,12 @@
  * finding on that file (a bad file never stops the scan). Parsing is CPU-bound, so chunks of
  * files are shared between this thread and worker threads.
  */
-import { readdir, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
+import { listLocalFiles } from '../files/local-files.js';
 import type { FileReadResult } from '../model/read-result.js';
-import { readTrackFiles, toRelative } from './read-track-file.js';
+import { readTrackFiles } from './read-track-file.js';
 import type { ScanChunkRequest, ScanChunkResponse } from './scan-worker.js';
 
 export { readTrackFile, toRelative } from './read-track-file.js';
@@ -29,26 +28,9 @@ export interface ScanOptions {
   signal?: AbortSignal;
 }
 
-/** Every regular file under `root`, as absolute paths sorted by relative path. */
+/** Every file under `root`, as absolute paths sorted by relative path (`listLocalFiles`). */
 export async function listFiles(root: string): Promise<string[]> {
-  const files: string[] = [];
-  const walk = async (dir: string): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true });
-    for (const entry of entries) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(path);
-      else if (entry.isFile()) files.push(path);
-      // A link to a file is delivered like the file; links to folders are not followed (loops).
-      else if (entry.isSymbolicLink() && (await stat(path).catch(() => null))?.isFile()) {
-        files.push(path);
-      }
-    }
-  };
-  await walk(root);
-  return files
-    .map((path) => ({ path, key: toRelative(root, path) }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map((f) => f.path);
+  return (await listLocalFiles(root)).map((f) => f.localPath);
 }
 
 type ChunkReader = (paths: string[]) => Promise<FileReadResult[]>;

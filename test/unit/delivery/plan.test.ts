@@ -80,7 +80,7 @@ describe('planDelivery', () => {
       base({ mode: 'audio_only', files: files(['x/a.mp3', 'y/a.mp3', 'b.mp3']) }),
     );
     expect(plan.blocked).toBe(true);
-    expect(plan.findings[0]!.message).toContain('x/a.mp3 and y/a.mp3');
+    expect(plan.findings[0]!.message).toContain("'x/a.mp3' and 'y/a.mp3'");
     const ok = planDelivery(base({ mode: 'audio_only', files: files(['x/a.mp3', 'b.mp3']) }));
     expect(ok.record.files.map((f) => f.key)).toEqual([
       'delivery/audio/20260304-summer-masters/a.mp3',

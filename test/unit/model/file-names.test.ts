@@ -17,7 +17,9 @@ describe('audio formats', () => {
     expect(fileKind('x.opus')).toBe('audio');
     expect(fileKind('x.wma')).toBe('unsupported-audio');
     expect(fileKind('cover.jpg')).toBe('ignored');
-    expect(fileKind('._song.mp3')).toBe('ignored');
+    expect(fileKind('._song.mp3')).toBe('hidden');
+    expect(fileKind('...mp3')).toBe('hidden');
+    expect(fileKind('.git/x.mp3')).toBe('hidden');
     expect(fileKind('README')).toBe('ignored');
     expect(extensionOf('a.b/c')).toBe('');
     expect(fileStem('dir/My.Song.wav')).toBe('My.Song');

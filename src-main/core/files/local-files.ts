@@ -1,0 +1,53 @@
+/**
+ * The one listing of a folder on disk, used by `courier scan`, by delivery planning and by the
+ * uploader alike, so that all three see the same files: recursive; relative paths in NFC with
+ * forward slashes; hidden entries (a name starting with '.') listed as hidden and hidden folders
+ * not entered; a link to a file listed like the file, links to folders not followed (loops);
+ * sorted by relative path.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+
+import { type FileKind, fileKind } from '../model/audio-formats.js';
+
+/** One file found under a folder. */
+export interface LocalFileEntry {
+  /** Relative to the listed folder: NFC, forward slashes. */
+  path: string;
+  localPath: string;
+  size: number;
+  mtimeMs: number;
+  kind: FileKind;
+}
+
+/** Whether a delivery holds files of this kind (unsupported audio is held, and blocks). */
+export function isDeliverable(kind: FileKind): boolean {
+  return kind === 'audio' || kind === 'unsupported-audio';
+}
+
+/** The path of `path` relative to `root`, as every listing names it. */
+export function relativeName(root: string, path: string): string {
+  return relative(root, path).split(sep).join('/').normalize('NFC');
+}
+
+/** Every file under `root`, sorted by relative path. */
+export async function listLocalFiles(root: string): Promise<LocalFileEntry[]> {
+  const files: LocalFileEntry[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true });
+    for (const entry of entries) {
+      const localPath = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith('.')) await walk(localPath);
+        continue;
+      }
+      if (!entry.isFile() && !entry.isSymbolicLink()) continue;
+      const info = await stat(localPath).catch(() => null);
+      if (!info?.isFile()) continue;
+      const path = relativeName(root, localPath);
+      files.push({ path, localPath, size: info.size, mtimeMs: info.mtimeMs, kind: fileKind(path) });
+    }
+  };
+  await walk(root);
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
