@@ -10,6 +10,7 @@ import type { CliIO } from './cli/command.js';
 import { commands } from './cli/commands.js';
 import { app } from './core/app-info.js';
 import { CourierError, UsageError } from './core/errors.js';
+import { escapeControls } from './core/storage/object-key.js';
 
 /** The text of `courier --help`. */
 export function helpText(): string {
@@ -55,21 +56,32 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   try {
     return await command.run(rest, io);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.err(`courier ${command.name}: ${error.message}`);
-      return 2;
-    }
-    if (error instanceof CourierError) {
-      io.err(`courier ${command.name}: ${error.message}`);
-      return 1;
-    }
     if (isArgumentError(error)) {
-      io.err(`courier ${command.name}: ${(error as Error).message} (usage: ${command.usage})`);
+      io.err(`courier ${command.name}: ${oneLine(error)} (usage: ${command.usage})`);
       return 2;
     }
-    io.err(`courier ${command.name}: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
+    io.err(`courier ${command.name}: ${oneLine(error)}`);
+    return exitCodeOf(error);
   }
+}
+
+/**
+ * The README's exit code of an error: 2 for what the user must change in the command (a bad
+ * argument, an unknown profile or file, a name that can't be a key, a delivery another process
+ * holds), 3 when validation blocks a delivery, 1 for every other failure.
+ */
+export function exitCodeOf(error: unknown): number {
+  if (error instanceof UsageError) return 2;
+  if (!(error instanceof CourierError)) return 1;
+  if (['not_found', 'invalid-key', 'locked', 'confirm_production'].includes(error.code)) return 2;
+  if (error.code === 'blocked') return 3;
+  return 1;
+}
+
+/** An error as one printable line: its first line, control characters escaped. */
+function oneLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return escapeControls(text.split(/\r?\n/)[0]!.trim());
 }
 
 /** node:util parseArgs reports bad flags with these codes. */

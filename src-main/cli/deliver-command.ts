@@ -9,29 +9,28 @@ import { parseArgs } from 'node:util';
 
 import { parse as parseYaml } from 'yaml';
 
-import { audioFoldersInBucket } from '../core/bucket/bucket-browser.js';
+import type { DeliveryMode } from '../core/delivery/delivery-record.js';
 import {
-  deliveryIdentity,
-  type DeliveryMode,
-  type DeliveryRecord,
-  DeliveryStore,
-} from '../core/delivery/delivery-record.js';
+  BlockedError,
+  type DeliveryRequest,
+  DeliveryService,
+} from '../core/delivery/delivery-service.js';
 import { summarize } from '../core/delivery/history.js';
-import { type DeliveryPlan, planDelivery, type PlanFinding } from '../core/delivery/plan.js';
-import { prepareDelivery } from '../core/delivery/prepare.js';
-import { type DeliveryEvent, runDelivery } from '../core/delivery/run-delivery.js';
+import type { DeliveryPlan, PlanFinding } from '../core/delivery/plan.js';
+import { PreflightError } from '../core/delivery/preflight.js';
+import type { DeliveryEvent } from '../core/delivery/run-delivery.js';
 import { UsageError } from '../core/errors.js';
+import { LockHeldError } from '../core/files/process-lock.js';
 import { type FileNameMapping, type MappingField } from '../core/model/filename-mapping.js';
-import { AUDIO_ROOT } from '../core/storage/object-key.js';
-import { createS3Client } from '../core/storage/s3-client.js';
-import { cliServices, profileName, withConnection } from './cli-services.js';
+import { AUDIO_ROOT, escapeControls } from '../core/storage/object-key.js';
+import { cliServices, profileName } from './cli-services.js';
 import type { CliIO, Command } from './command.js';
 
 const usage = [
   'courier deliver DIR --profile NAME --catalog ID --mode json|audio_only|audio_mapping',
   '        [--folder NAME] [--mapping FILE | --separator S --columns FIELD,FIELD,...] [--inline-mapping]',
   '        [--metadata FILE.csv] [--download] [--ingestion-id ID] [--keep-delivered-files]',
-  '        [--no-overwrite-audio] [--dry-run] [--yes] [--json]',
+  '        [--no-overwrite-audio] [--dry-run] [--yes] [--wait] [--verbose] [--json]',
 ].join('\n');
 
 const MODES: DeliveryMode[] = ['json', 'audio_only', 'audio_mapping'];
@@ -62,7 +61,12 @@ export function parseMappingYaml(text: string): FileNameMapping {
 }
 
 function findingLine(f: PlanFinding): string {
-  return `  ${f.level}${f.path ? ` ${f.path}` : ''}${f.field ? ` [${f.field}]` : ''}: ${f.message}`;
+  return escapeControls(
+    `  ${f.level}${f.path ? ` ${f.path}` : ''}${f.field ? ` [${f.field}]` : ''}: ${f.message}`.replace(
+      /\s*\n\s*/g,
+      ' ',
+    ),
+  );
 }
 
 /** The plan as text: folder, keys, batches, findings. */
@@ -83,7 +87,7 @@ function planText(plan: DeliveryPlan): string {
         .map((l) => `    ${l}`),
     );
   }
-  for (const f of r.files) lines.push(`  ${f.path} -> ${f.key}`);
+  for (const f of r.files) lines.push(escapeControls(`  ${f.path} -> ${f.key}`));
   r.batches.forEach((b) => {
     if (r.mode === 'json')
       lines.push(`  batch ${b.index + 1}: ${b.outerIds.length} track(s): ${b.outerIds.join(', ')}`);
@@ -91,6 +95,21 @@ function planText(plan: DeliveryPlan): string {
   });
   if (plan.findings.length > 0) lines.push('Findings:', ...plan.findings.map(findingLine));
   return lines.join('\n');
+}
+
+/** How many findings of each level are printed before a count stands for the rest. */
+const FINDINGS_SHOWN = 10;
+
+/** Findings on stderr, one line each, summarised past FINDINGS_SHOWN unless `verbose`. */
+function printFindings(io: CliIO, findings: PlanFinding[], verbose: boolean): void {
+  for (const level of ['error', 'warning'] as const) {
+    const some = findings.filter((f) => f.level === level);
+    const shown = verbose ? some : some.slice(0, FINDINGS_SHOWN);
+    for (const f of shown) io.err(findingLine(f));
+    if (shown.length < some.length) {
+      io.err(`  … and ${some.length - shown.length} more ${level}(s) (--verbose lists them all)`);
+    }
+  }
 }
 
 /** The `deliver` command. */
@@ -118,6 +137,8 @@ export const deliverCommand: Command = {
         'no-overwrite-audio': { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
         yes: { type: 'boolean', default: false },
+        wait: { type: 'boolean', default: false },
+        verbose: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
       },
     });
@@ -128,6 +149,14 @@ export const deliverCommand: Command = {
     const dir = resolve(positionals[0]!);
     if (!(await stat(dir).catch(() => null))?.isDirectory()) {
       throw new UsageError(`'${positionals[0]}' is not a folder`);
+    }
+    for (const [flag, file] of [
+      ['--metadata', values.metadata],
+      ['--mapping', values.mapping],
+    ] as const) {
+      if (file !== undefined && !(await stat(file).catch(() => null))?.isFile()) {
+        throw new UsageError(`${flag}: '${file}' is not a file`);
+      }
     }
     let mapping: (FileNameMapping & { storage: 'file' | 'content' }) | undefined;
     // The mapping is stored as delivery/mapping/<name>.yaml, or sent as mapping_content.
@@ -162,130 +191,81 @@ export const deliverCommand: Command = {
       );
       return 2;
     }
-    const store = new DeliveryStore(services.dataDir);
-    const identity = deliveryIdentity({
+    const request: DeliveryRequest = {
       profile: name,
       catalogId: values.catalog,
       mode,
-      dir,
-      folder: values.folder,
-    });
-    let record: DeliveryRecord | undefined = await store.findUnfinished(identity);
-    let plan: DeliveryPlan | undefined;
-    const takenFolders = new Set(
-      (await store.list())
-        .filter((r) => r.bucket === profile.bucket.bucket_name && r.identity !== identity)
-        .map((r) => r.folder),
+      ...(values.folder !== undefined ? { folder: values.folder } : {}),
+      options: {
+        ...(values['ingestion-id'] ? { ingestion_id: values['ingestion-id'] } : {}),
+        overwrite_audio_file: !values['no-overwrite-audio'],
+        delete_delivered_file: !values['keep-delivered-files'],
+        media_fetch_type: download ? 'download' : 's3',
+      },
+      ...(mapping ? { mapping } : {}),
+      source: { kind: 'folder', dir, metadataCsv: values.metadata, download },
+    };
+    const controller = new AbortController();
+    void io.stopRequested.then(() => controller.abort());
+    const printProgress = progressPrinter(io);
+    const deliveries = new DeliveryService(
+      services,
+      { event: (_id, _label, event) => printProgress(event) },
+      'courier deliver',
     );
-    const makePlan = async (taken: Set<string>) => {
-      const controller = new AbortController();
-      void io.stopRequested.then(() => controller.abort());
-      const input = await prepareDelivery({
-        dir,
-        mode,
-        metadataCsv: values.metadata,
-        download,
-        signal: controller.signal,
-      });
-      const made = planDelivery({
-        profile: { name, environment: profile.environment },
-        bucket: profile.bucket.bucket_name,
-        catalogId: values.catalog!,
-        mode,
-        dir,
-        folder: values.folder,
-        options: {
-          ...(values['ingestion-id'] ? { ingestion_id: values['ingestion-id'] } : {}),
-          overwrite_audio_file: !values['no-overwrite-audio'],
-          delete_delivered_file: !values['keep-delivered-files'],
-          media_fetch_type: download ? 'download' : 's3',
-        },
-        files: input.files,
-        tracks: input.tracks,
-        mapping,
-        takenFolders: taken,
-      });
-      made.findings.unshift(...input.findings);
-      return made;
+    const blocked = (plan: DeliveryPlan) => {
+      printFindings(io, plan.findings, values.verbose);
+      io.err(
+        `courier deliver: validation blocks this delivery (${plan.findings.filter((f) => f.level === 'error').length} error(s)); nothing was sent`,
+      );
+      return 3;
     };
 
-    if (!record) {
-      plan = await makePlan(takenFolders);
-      if (values['dry-run'] || plan.blocked) {
-        if (values.json) {
-          io.out(
-            JSON.stringify(
-              {
-                dry_run: values['dry-run'],
-                blocked: plan.blocked,
-                plan: plan.record,
-                findings: plan.findings,
-              },
-              null,
-              2,
-            ),
-          );
-        } else io.out(planText(plan));
-        if (plan.blocked) {
-          io.err(
-            `courier deliver: validation blocks this delivery (${plan.findings.filter((f) => f.level === 'error').length} error(s)); nothing was sent`,
-          );
-          return 3;
-        }
+    if (values['dry-run']) {
+      const unfinished = await deliveries.unfinishedOf(request);
+      if (unfinished) {
+        io.out(
+          `Delivery ${unfinished.id} is unfinished (${unfinished.state}); running the command without --dry-run resumes it.`,
+        );
         return 0;
       }
-      for (const f of plan.findings) io.err(findingLine(f));
-    } else if (values['dry-run']) {
-      io.out(
-        `Delivery ${record.id} is unfinished (${record.state}); running the command without --dry-run resumes it.`,
-      );
-      return 0;
+      const { plan } = await deliveries.plan(request, controller.signal);
+      if (values.json) {
+        io.out(
+          JSON.stringify(
+            { dry_run: true, blocked: plan.blocked, plan: plan.record, findings: plan.findings },
+            null,
+            2,
+          ),
+        );
+      } else io.out(planText(plan));
+      return plan.blocked ? blocked(plan) : 0;
     }
 
-    return withConnection(services, name, async (connection) => {
-      if (!record) {
-        // A folder in the bucket already holding files belongs to another delivery: never reuse it.
-        const s3 = createS3Client(connection.bucket);
-        try {
-          const inBucket = await audioFoldersInBucket(s3, connection.bucket.bucket);
-          if (inBucket.includes(plan!.record.folder)) {
-            plan = await makePlan(new Set([...takenFolders, ...inBucket]));
-            if (plan.blocked) {
-              io.out(planText(plan));
-              io.err('courier deliver: validation blocks this delivery; nothing was sent');
-              return 3;
-            }
+    try {
+      const run = await deliveries
+        .start(request, {
+          confirmProduction: values.yes,
+          resumeSameCommand: true,
+          wait: values.wait,
+          signal: controller.signal,
+        })
+        .catch((error: unknown) => {
+          if (error instanceof LockHeldError) {
+            throw new LockHeldError(`${error.subject} (add --wait to wait for it)`, error.holder);
           }
-        } finally {
-          s3.destroy();
-        }
-        record = plan!.record;
-        await store.save(record); // persisted before any upload or ingestion
-        io.err(
-          `Delivery ${record.id}: ${record.files.length} file(s) to ${AUDIO_ROOT}${record.folder}/, ${record.batches.length} request(s)`,
-        );
-      } else {
-        io.err(
-          `Resuming delivery ${record.id} (${record.batches.filter((b) => b.state === 'accepted').length}/${record.batches.length} request(s) accepted)`,
-        );
-      }
-      const controller = new AbortController();
-      void io.stopRequested.then(() => controller.abort());
-      const final = await runDelivery({
-        record,
-        store,
-        api: connection.api,
-        bucket: connection.bucket,
-        dataDir: services.dataDir,
-        signal: controller.signal,
-        onEvent: progressPrinter(io),
-      });
-      await services.log.log(final.state === 'accepted' ? 'info' : 'error', 'delivery run', {
-        delivery: final.id,
-        state: final.state,
-        error: final.error,
-      });
+          throw error;
+        });
+      const record = (await deliveries.store.load(run.id))!;
+      const accepted = record.batches.filter((b) => b.state === 'accepted').length;
+      io.err(
+        record.runs > 0
+          ? `Resuming delivery ${run.id} (${accepted}/${record.batches.length} request(s) accepted)`
+          : `Delivery ${run.id}: ${record.files.length} file(s) to ${AUDIO_ROOT}${record.folder}/, ${record.batches.length} request(s)`,
+      );
+      const final = await run.done;
       const summary = summarize(final);
+      const connection = await services.connections.get(name);
       if (values.json) {
         io.out(
           JSON.stringify(
@@ -318,7 +298,16 @@ export const deliverCommand: Command = {
         `courier deliver: delivery ${final.id} failed: ${final.error ?? 'unknown error'}. Run the same command again to resume.`,
       );
       return 1;
-    });
+    } catch (error) {
+      if (error instanceof BlockedError) return blocked(error.plan);
+      if (error instanceof PreflightError) {
+        io.err(`courier deliver: pre-flight: ${error.message}; nothing was uploaded`);
+        return 1;
+      }
+      throw error;
+    } finally {
+      await services.connections.closeAll();
+    }
   },
 };
 

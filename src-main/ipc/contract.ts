@@ -6,7 +6,6 @@
  */
 import * as v from 'valibot';
 
-import type { DeliverySummary } from '../core/delivery/delivery-summary.js';
 import {
   DraftTrackSchema,
   type LibrarySession,
@@ -324,72 +323,17 @@ export interface DeliveryPlanView {
   production: boolean;
 }
 
-/** Where one file of a running delivery stands. */
-export type TransferFileState =
-  'queued' | 'uploading' | 'verifying' | 'ingesting' | 'done' | 'failed';
-
-/** A running (or just ended) delivery as the Transfers view shows it. */
-export interface TransferSnapshot {
-  id: string;
-  label: string;
-  profile: string;
-  catalogId: string;
-  /** The catalog's name in the profile (its id when the profile no longer names it). */
-  catalogName: string;
-  mode: 'json' | 'audio_only' | 'audio_mapping';
-  folder: string;
-  state: 'planned' | 'uploading' | 'ingesting' | 'accepted' | 'failed';
-  phase: 'upload' | 'confirm' | 'ingest' | 'done';
-  paused: boolean;
-  running: boolean;
-  confirmedBytes: number;
-  totalBytes: number;
-  bytesPerSecond: number;
-  etaSeconds: number | null;
-  files: Array<{
-    key: string;
-    path: string;
-    size: number;
-    confirmedBytes: number;
-    state: TransferFileState;
-    error?: string;
-  }>;
-  batches: Array<{
-    index: number;
-    state: 'pending' | 'sent' | 'accepted' | 'failed';
-    tracks: number;
-  }>;
-  error?: string;
-}
-
-/**
- * One `delivery:progress` event: the overall figures, and only the files and requests that
- * changed since the run's previous event (`complete` when they are all there: a run's first
- * event). The renderer merges it into the snapshot it holds.
- */
-export interface TransferProgress extends Omit<TransferSnapshot, 'files' | 'batches'> {
-  complete: boolean;
-  files: TransferSnapshot['files'];
-  batches: TransferSnapshot['batches'];
-}
-
-/** One delivery in History: the summary, and each request with the service's answer. */
-export interface DeliveryHistoryItem extends DeliverySummary {
-  running: boolean;
-  /** The catalog's name in the profile (its id when the profile no longer names it). */
-  catalog_name: string;
-  /** Each retry of failed files: when, in which run, how many, and the first few paths. */
-  retries: Array<{ at: string; run: number; count: number; files: string[] }>;
-  requests: Array<{
-    index: number;
-    state: 'pending' | 'sent' | 'accepted' | 'failed';
-    tracks: number;
-    attempts: number;
-    status?: number;
-    body?: unknown;
-    error?: string;
-  }>;
-}
+export type {
+  DeliveryHistoryItem,
+  TransferFileState,
+  TransferProgress,
+  TransferSnapshot,
+} from '../core/delivery/transfer-snapshot.js';
+import type {
+  DeliveryHistoryItem,
+  TransferProgress,
+  TransferSnapshot,
+} from '../core/delivery/transfer-snapshot.js';
 
 /** What the §2.6 table says about an area of the bucket. */
 export type BucketAccess = 'read-write' | 'read-only' | 'not stated';

@@ -1,0 +1,574 @@
+/**
+ * The one delivery service every door uses (`courier deliver`, the app's IPC handlers, tests and
+ * `bench:deliver`): plan, pre-flight, start or resume, retry, pause, cancel, the running
+ * deliveries' snapshots and events, the settings a run uses and the log of each run. A door only
+ * turns its input into a `DeliveryRequest` and renders what comes back.
+ *
+ * One process works on a delivery at a time: a run holds an OS-released lock on its record (and
+ * the planning of a new delivery holds one on the command's identity), so a second process — or a
+ * second click — is told who holds it instead of sending the same batches again.
+ */
+import { audioFoldersInBucket } from '../bucket/bucket-browser.js';
+import type { Connection } from '../connection.js';
+import { CourierError } from '../errors.js';
+import { acquireProcessLock, type ProcessLock } from '../files/process-lock.js';
+import type { FileNameMapping } from '../model/filename-mapping.js';
+import type { DraftTrack } from '../model/track.js';
+import type { Profile } from '../profiles/profile.js';
+import type { CoreServices } from '../services.js';
+import { SettingsStore, uploadOptionsOf } from '../settings/settings-store.js';
+import { createS3Client } from '../storage/s3-client.js';
+import type { UploadQueue } from '../storage/upload-queue.js';
+import {
+  deliveryIdentity,
+  type DeliveryMode,
+  type DeliveryOptions,
+  type DeliveryRecord,
+  DeliveryStore,
+  retryableKeys,
+} from './delivery-record.js';
+import { historyCsv, pickupCheck } from './history.js';
+import { libraryInput } from './library-input.js';
+import { PauseGate } from './pause-gate.js';
+import { type DeliveryPlan, planDelivery, type PlanFinding } from './plan.js';
+import { preflight } from './preflight.js';
+import { prepareDelivery } from './prepare.js';
+import { type DeliveryEvent, runDelivery } from './run-delivery.js';
+import {
+  applyEvent,
+  applyFinal,
+  type Changes,
+  type DeliveryHistoryItem,
+  historyItem,
+  progressOf,
+  snapshotOf,
+  type TransferProgress,
+  type TransferSnapshot,
+} from './transfer-snapshot.js';
+
+/** Where a delivery's tracks come from: a folder on disk (the CLI) or the reviewed library. */
+export type DeliverySource =
+  | { kind: 'folder'; dir: string; metadataCsv?: string; download?: boolean }
+  | {
+      kind: 'library';
+      /** Granted files (main resolves their paths); json mode carries each reviewed draft. */
+      files: Array<{ id: string; relativePath: string; draft?: DraftTrack }>;
+    };
+
+/** What a door asks for. */
+export interface DeliveryRequest {
+  profile: string;
+  catalogId: string;
+  mode: DeliveryMode;
+  /** The folder under delivery/audio/ asked for; else one is chosen. */
+  folder?: string;
+  options?: Partial<DeliveryOptions>;
+  mapping?: FileNameMapping & { storage?: 'file' | 'content' };
+  source: DeliverySource;
+}
+
+/** A plan, with what a door needs to show it. */
+export interface PlannedDelivery {
+  plan: DeliveryPlan;
+  profile: Profile;
+  /** Library plans: the grant id of each planned path, so findings point back at rows. */
+  idOfPath?: Map<string, string>;
+}
+
+/** Validation blocks the delivery: nothing was uploaded or sent. */
+export class BlockedError extends CourierError {
+  constructor(readonly plan: DeliveryPlan) {
+    const errors = plan.findings.filter((f) => f.level === 'error');
+    super(
+      'blocked',
+      `validation blocks this delivery (${errors.length} error(s), first: ${errors[0]?.message ?? 'unknown'}); nothing was sent`,
+    );
+    this.name = 'BlockedError';
+  }
+}
+
+/** What the service tells a door as deliveries run. */
+export interface DeliveryListeners {
+  /** Every event of every run, as it happens (the CLI's lines, the OS progress bar). */
+  event?(id: string, label: string, event: DeliveryEvent): void;
+  /** A run started, paused, resumed or ended. */
+  state?(state: {
+    id: string;
+    state: TransferSnapshot['state'];
+    paused: boolean;
+    running: boolean;
+    error?: string;
+  }): void;
+  /** Throttled figures: a run's first is complete, later ones carry only what changed. */
+  progress?(progress: TransferProgress): void;
+}
+
+/** A delivery running in this process. */
+export interface ActiveRun {
+  readonly id: string;
+  readonly snapshot: TransferSnapshot;
+  /** Resolves to the final record when the run ends (never rejects). */
+  readonly done: Promise<DeliveryRecord>;
+}
+
+interface RunState extends ActiveRun {
+  record: DeliveryRecord;
+  snapshot: TransferSnapshot;
+  controller: AbortController;
+  gate: PauseGate;
+  queue?: UploadQueue;
+  done: Promise<DeliveryRecord>;
+  timer?: ReturnType<typeof setTimeout>;
+  lastSent: number;
+}
+
+/** Options of a start or resume. */
+export interface RunOptions {
+  /** Production profiles need this (the app's typed confirmation, the CLI's --yes). */
+  confirmProduction?: boolean;
+  /** Wait for another process holding the delivery instead of failing at once. */
+  wait?: boolean;
+  /** Resume an unfinished delivery of the same command instead of planning a new one (CLI). */
+  resumeSameCommand?: boolean;
+  /** Stops the run, keeping what is in the bucket for a resume (a quit, Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+/** Snapshots go out at most this often per run (state changes go out at once). */
+const PROGRESS_INTERVAL_MS = 250;
+
+/** The delivery service of one door. */
+export class DeliveryService {
+  readonly store: DeliveryStore;
+  readonly #settings: SettingsStore;
+  readonly #runs = new Map<string, RunState>();
+
+  constructor(
+    private readonly services: CoreServices,
+    private readonly listeners: DeliveryListeners = {},
+    /** How this door names itself to a process waiting for its lock. */
+    private readonly holder = 'courier',
+  ) {
+    this.store = new DeliveryStore(services.dataDir);
+    this.#settings = new SettingsStore(services.dataDir);
+  }
+
+  /** Plans a delivery without any network call. */
+  async plan(request: DeliveryRequest, signal?: AbortSignal): Promise<PlannedDelivery> {
+    return this.#plan(request, [], signal);
+  }
+
+  /** The unfinished delivery a re-run of the same command would resume, if any. */
+  async unfinishedOf(request: DeliveryRequest): Promise<DeliveryRecord | undefined> {
+    if (request.source.kind !== 'folder') return undefined;
+    return this.store.findUnfinished(identityOf(request, request.source.dir));
+  }
+
+  /**
+   * Plans (or, with `resumeSameCommand`, finds the unfinished record of the same command), runs
+   * the pre-flight and starts the delivery in the background. Throws `BlockedError` when
+   * validation blocks it, and a `CourierError` for a permanent problem found before the first
+   * byte is uploaded; `LockHeldError` when another process works on it.
+   */
+  async start(request: DeliveryRequest, options: RunOptions = {}): Promise<ActiveRun> {
+    const profile = await this.services.profiles.get(request.profile);
+    const dir = request.source.kind === 'folder' ? request.source.dir : undefined;
+    const identityLock = dir
+      ? await this.#lock(`identity:${identityOf(request, dir)}`, 'This delivery', options)
+      : undefined;
+    try {
+      const existing = options.resumeSameCommand ? await this.unfinishedOf(request) : undefined;
+      if (existing) return await this.#begin(existing, { ...options, identityLock });
+      if (profile.environment === 'production' && !options.confirmProduction) {
+        throw new CourierError(
+          'confirm_production',
+          `"${profile.name}" is a production profile: confirm that you want to deliver to it.`,
+        );
+      }
+      let { plan } = await this.#plan(request, [], options.signal);
+      if (plan.blocked) throw new BlockedError(plan);
+      const connection = await this.#connect(profile.name);
+      // A folder already holding files in the bucket belongs to another delivery: never reuse it.
+      const s3 = createS3Client(connection.bucket);
+      try {
+        const inBucket = await audioFoldersInBucket(s3, connection.bucket.bucket);
+        if (inBucket.includes(plan.record.folder)) {
+          plan = (await this.#plan(request, inBucket, options.signal)).plan;
+          if (plan.blocked) throw new BlockedError(plan);
+        }
+      } finally {
+        s3.destroy();
+      }
+      await preflight({ record: plan.record, connection, signal: options.signal });
+      await this.store.save(plan.record); // persisted before any upload or ingestion
+      return await this.#begin(plan.record, { ...options, identityLock });
+    } catch (error) {
+      await identityLock?.release();
+      throw error;
+    }
+  }
+
+  /** Resumes an interrupted or failed delivery from its record (unpauses a running one). */
+  async resume(id: string, options: RunOptions = {}): Promise<ActiveRun> {
+    const running = this.#runs.get(id);
+    if (running?.snapshot.running) {
+      this.#setPaused(running, false);
+      return running;
+    }
+    return this.#begin(await this.#unfinished(id), options);
+  }
+
+  /** Runs an ended delivery again for its failed files: `keys` chooses some (default: all). */
+  async retry(id: string, keys?: string[], options: RunOptions = {}): Promise<ActiveRun> {
+    if (this.#runs.get(id)?.snapshot.running) {
+      throw new CourierError(
+        'running',
+        `Delivery ${id} is still running; retry its failed files once it has ended.`,
+      );
+    }
+    const record = await this.#unfinished(id);
+    const retryable = retryableKeys(record);
+    const unknown = keys?.find((k) => !retryable.has(k));
+    if (unknown !== undefined) {
+      throw new CourierError(
+        'not_failed',
+        `${unknown} is not a failed file of delivery ${id}; only failed files can be retried.`,
+      );
+    }
+    return this.#begin(record, { ...options, retryKeys: keys });
+  }
+
+  /** How many files a retry of `keys` (default: every failed one) takes on. */
+  async retryCount(id: string, keys?: string[]): Promise<number> {
+    const record = await this.store.load(id);
+    return keys?.length ?? (record ? retryableKeys(record).size : 0);
+  }
+
+  /** Pauses a running delivery: the upload queue, and the ingest between requests. */
+  pause(id: string): void {
+    this.#setPaused(this.#active(id), true);
+  }
+
+  /** Cancels a running delivery: its multipart uploads are aborted (a stop keeps them). */
+  async cancel(id: string): Promise<void> {
+    const run = this.#active(id);
+    run.snapshot.paused = false;
+    run.queue?.cancel();
+    run.controller.abort();
+    run.gate.resume();
+    await run.done;
+  }
+
+  /** Stops every run, keeping multipart uploads and journals so the next start resumes (quit). */
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.#runs.values()].map((run) => this.#stop(run)));
+  }
+
+  /** Stops one run as a quit would. */
+  async stop(id: string): Promise<void> {
+    const run = this.#runs.get(id);
+    if (run) await this.#stop(run);
+  }
+
+  /** The runs of this process, as the Transfers view shows them. */
+  active(): TransferSnapshot[] {
+    return [...this.#runs.values()].map((r) => structuredClone(r.snapshot));
+  }
+
+  /** Every recorded delivery, newest first, as History shows it. */
+  async history(): Promise<DeliveryHistoryItem[]> {
+    const [records, nameOf] = await Promise.all([this.store.list(), this.#catalogNames()]);
+    return records
+      .reverse()
+      .map((r) => historyItem(r, this.#isRunning(r.id), nameOf(r.profile, r.catalogId)));
+  }
+
+  /** Deliveries a quit, a crash or a failure left unfinished and not running here. */
+  async unfinished(): Promise<DeliveryHistoryItem[]> {
+    return (await this.history()).filter((d) => d.state !== 'accepted' && !d.running);
+  }
+
+  /** History as CSV (formula-safe). */
+  async historyCsv(): Promise<string> {
+    return historyCsv(await this.store.list());
+  }
+
+  /** What is left of a delivery under its folder in the bucket. */
+  async pickup(id: string) {
+    const record = await this.store.load(id);
+    if (!record) throw new CourierError('not_found', `No delivery ${id} in the history.`);
+    const connection = await this.#connect(record.profile);
+    const s3 = createS3Client(connection.bucket);
+    try {
+      return await pickupCheck(s3, connection.bucket.bucket, record);
+    } finally {
+      s3.destroy();
+    }
+  }
+
+  async #plan(
+    request: DeliveryRequest,
+    extraTaken: string[],
+    signal?: AbortSignal,
+  ): Promise<PlannedDelivery> {
+    const profile = await this.services.profiles.get(request.profile);
+    const source = request.source;
+    let input: { dir: string; files: Parameters<typeof planDelivery>[0]['files'] };
+    let tracks: Parameters<typeof planDelivery>[0]['tracks'];
+    let findings: PlanFinding[] = [];
+    let idOfPath: Map<string, string> | undefined;
+    if (source.kind === 'folder') {
+      const prepared = await prepareDelivery({
+        dir: source.dir,
+        mode: request.mode,
+        metadataCsv: source.metadataCsv,
+        download: source.download,
+        signal,
+      });
+      input = { dir: source.dir, files: prepared.files };
+      tracks = prepared.tracks;
+      findings = prepared.findings;
+    } else {
+      const library = libraryInput(
+        source.files.map(({ id, relativePath, draft }) => ({
+          id,
+          relativePath,
+          ...this.#grantOf(id),
+          ...(draft ? { draft } : {}),
+        })),
+        request.mode === 'json',
+      );
+      input = library;
+      tracks = library.tracks;
+      idOfPath = library.idOfPath;
+    }
+    // Every recorded delivery's folder is taken (a resumed one is not planned again).
+    const taken = new Set([
+      ...(await this.store.list())
+        .filter((r) => r.bucket === profile.bucket.bucket_name)
+        .map((r) => r.folder),
+      ...extraTaken,
+    ]);
+    const plan = planDelivery({
+      profile: { name: profile.name, environment: profile.environment },
+      bucket: profile.bucket.bucket_name,
+      catalogId: request.catalogId,
+      mode: request.mode,
+      dir: input.dir,
+      folder: request.folder,
+      options: request.options ?? {},
+      files: input.files,
+      ...(request.mode === 'json' ? { tracks } : {}),
+      ...(request.mapping ? { mapping: request.mapping } : {}),
+      takenFolders: taken,
+    });
+    plan.findings.unshift(...findings);
+    plan.blocked = plan.findings.some((f) => f.level === 'error');
+    return { plan, profile, ...(idOfPath ? { idOfPath } : {}) };
+  }
+
+  #grantOf(id: string): { localPath: string; size: number } {
+    try {
+      const granted = this.services.grants.get(id);
+      return { localPath: granted.path, size: granted.size };
+    } catch {
+      throw new CourierError(
+        'not_granted',
+        `A file of the library (${id}) is no longer available; add its folder again.`,
+      );
+    }
+  }
+
+  async #connect(profile: string): Promise<Connection> {
+    return this.services.connections.get(profile);
+  }
+
+  async #lock(name: string, subject: string, options: RunOptions): Promise<ProcessLock> {
+    return acquireProcessLock({
+      dataDir: this.services.dataDir,
+      name,
+      what: this.holder,
+      subject,
+      ...(options.wait ? { wait: true } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  /** Starts a run of `record` in the background, holding its lock until it ends. */
+  async #begin(
+    record: DeliveryRecord,
+    options: RunOptions & { retryKeys?: string[]; identityLock?: ProcessLock },
+  ): Promise<ActiveRun> {
+    let lock: ProcessLock;
+    try {
+      lock = await this.#lock(`delivery:${record.id}`, `Delivery ${record.id}`, options);
+    } catch (error) {
+      await options.identityLock?.release();
+      throw error;
+    }
+    // What another process did while this one waited for the lock is on disk, not in memory.
+    record = (await this.store.load(record.id)) ?? record;
+    if (record.state === 'accepted') {
+      await Promise.all([lock.release(), options.identityLock?.release()]);
+      throw new CourierError('finished', `Delivery ${record.id} is already accepted.`);
+    }
+    const catalogName = (await this.#catalogNames())(record.profile, record.catalogId);
+    const label = `${record.folder} → ${catalogName}`;
+    const { retryKeys } = options;
+    const run: RunState = {
+      id: record.id,
+      record,
+      snapshot: snapshotOf(record, label, catalogName, new Set(retryKeys ?? retryableKeys(record))),
+      controller: new AbortController(),
+      gate: new PauseGate(),
+      lastSent: 0,
+      done: Promise.resolve(record),
+    };
+    this.#runs.set(record.id, run);
+    const { snapshot, controller } = run;
+    const byKey = new Map(snapshot.files.map((f) => [f.key, f]));
+    /** What changed since the last progress event; undefined until the first (complete) one. */
+    let changed: Changes | undefined;
+    const sendNow = () => {
+      if (run.timer) clearTimeout(run.timer);
+      run.timer = undefined;
+      run.lastSent = Date.now();
+      this.listeners.progress?.(progressOf(snapshot, changed));
+      changed = { files: new Set(), batches: new Set() };
+    };
+    const sendProgress = () => {
+      if (run.timer || !this.listeners.progress) return;
+      const wait = Math.max(0, run.lastSent + PROGRESS_INTERVAL_MS - Date.now());
+      run.timer = setTimeout(sendNow, wait);
+      run.timer.unref?.();
+    };
+    const onEvent = (event: DeliveryEvent) => {
+      this.listeners.event?.(record.id, label, event);
+      applyEvent(snapshot, byKey, record, event, changed);
+      const paused =
+        event.type === 'upload' &&
+        (event.event.type === 'paused' || event.event.type === 'resumed');
+      if (paused || event.type === 'phase' || event.type === 'batch') this.#sendState(run);
+      sendProgress();
+    };
+    const abort = () => void this.#stop(run);
+    options.signal?.addEventListener('abort', abort, { once: true });
+    run.done = (async () => {
+      const uploadOptions = uploadOptionsOf(await this.#settings.get());
+      try {
+        const connection = await this.#connect(record.profile);
+        snapshot.state = 'uploading';
+        snapshot.running = true;
+        this.#sendState(run);
+        sendNow(); // the complete picture; every later event carries only what changed
+        return await runDelivery({
+          record,
+          store: this.store,
+          api: connection.api,
+          bucket: connection.bucket,
+          dataDir: this.services.dataDir,
+          signal: controller.signal,
+          uploadOptions,
+          pause: run.gate,
+          ...(retryKeys ? { retryKeys } : {}),
+          onUploadQueue: (queue) => {
+            run.queue = queue;
+            if (snapshot.paused) queue.pause();
+          },
+          onEvent,
+        });
+      } catch (error) {
+        record.state = 'failed';
+        record.error = error instanceof Error ? error.message : String(error);
+        await this.store.save(record).catch(() => undefined);
+        onEvent({ type: 'finished', state: 'failed' });
+        return record;
+      }
+    })().then(async (final) => {
+      options.signal?.removeEventListener('abort', abort);
+      applyFinal(snapshot, byKey, final, changed);
+      await this.services.log.log(final.state === 'accepted' ? 'info' : 'error', 'delivery run', {
+        delivery: final.id,
+        state: final.state,
+        error: final.error,
+      });
+      if (this.listeners.progress) sendNow();
+      this.#sendState(run);
+      run.queue = undefined;
+      await Promise.all([lock.release(), options.identityLock?.release()]);
+      return final;
+    });
+    return run;
+  }
+
+  async #stop(run: RunState): Promise<void> {
+    run.queue?.stop();
+    run.controller.abort();
+    run.gate.resume();
+    await run.done;
+  }
+
+  #setPaused(run: RunState, paused: boolean): void {
+    run.snapshot.paused = paused;
+    if (paused) {
+      run.queue?.pause();
+      run.gate.pause();
+    } else {
+      run.queue?.resume();
+      run.gate.resume();
+    }
+    this.#sendState(run);
+  }
+
+  #sendState(run: RunState): void {
+    const { snapshot } = run;
+    this.listeners.state?.({
+      id: run.id,
+      state: snapshot.state,
+      paused: snapshot.paused,
+      running: snapshot.running,
+      ...(snapshot.error ? { error: snapshot.error } : {}),
+    });
+  }
+
+  #isRunning(id: string): boolean {
+    return !!this.#runs.get(id)?.snapshot.running;
+  }
+
+  #active(id: string): RunState {
+    const run = this.#runs.get(id);
+    if (!run?.snapshot.running) {
+      throw new CourierError('not_running', `Delivery ${id} is not running.`);
+    }
+    return run;
+  }
+
+  /** A record that can run again: in the history and not accepted yet. */
+  async #unfinished(id: string): Promise<DeliveryRecord> {
+    const record = await this.store.load(id);
+    if (!record) throw new CourierError('not_found', `No delivery ${id} in the history.`);
+    if (record.state === 'accepted') {
+      throw new CourierError('finished', `Delivery ${id} is already accepted; nothing to resume.`);
+    }
+    return record;
+  }
+
+  /** The catalog's name in its profile, or its id when the profile no longer names it. */
+  async #catalogNames(): Promise<(profile: string, catalogId: string) => string> {
+    const profiles = await this.services.profiles.list().catch(() => []);
+    return (profile, catalogId) =>
+      profiles.find((p) => p.name === profile)?.catalogs.find((c) => c.id === catalogId)?.name ||
+      catalogId;
+  }
+}
+
+/** The identity of "the same command": re-running it resumes its unfinished record. */
+function identityOf(request: DeliveryRequest, dir: string): string {
+  return deliveryIdentity({
+    profile: request.profile,
+    catalogId: request.catalogId,
+    mode: request.mode,
+    dir,
+    folder: request.folder,
+  });
+}

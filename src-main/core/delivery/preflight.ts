@@ -1,0 +1,80 @@
+/**
+ * The pre-flight of a delivery: everything that can fail for good is tried before the first byte
+ * is uploaded, so a wrong catalog, a refused secret, an unreachable service or a bucket that
+ * refuses writes stops the delivery at once with one line, with nothing uploaded and nothing to
+ * resume.
+ */
+import {
+  AbortMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+
+import type { Connection } from '../connection.js';
+import { CourierError } from '../errors.js';
+import { createS3Client } from '../storage/s3-client.js';
+import type { DeliveryRecord } from './delivery-record.js';
+
+/** A permanent problem found before anything was uploaded. */
+export class PreflightError extends CourierError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('preflight', message, options);
+    this.name = 'PreflightError';
+  }
+}
+
+const describe = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim();
+
+/** Checks the catalog, the credentials and the bucket for `record`; throws `PreflightError`. */
+export async function preflight(args: {
+  record: DeliveryRecord;
+  connection: Connection;
+  signal?: AbortSignal;
+  s3?: S3Client;
+}): Promise<void> {
+  const { record, connection } = args;
+  const { profile } = connection;
+  const catalogs = profile.catalogs;
+  if (!catalogs.some((c) => c.id === record.catalogId)) {
+    const known = catalogs.map((c) => `${c.id} (${c.name})`).join(', ') || 'none';
+    throw new PreflightError(
+      `catalog ${record.catalogId} is not one of profile "${profile.name}"'s catalogs (${known}); check the id, or add the catalog to the profile`,
+    );
+  }
+  try {
+    await connection.api.tokens.get();
+  } catch (error) {
+    throw new PreflightError(
+      `could not obtain a token from ${profile.base_url} for profile "${profile.name}": ${describe(error)}`,
+      { cause: error },
+    );
+  }
+  const probeKey = record.files[0]?.key;
+  if (!probeKey) return;
+  // A multipart upload that is created and aborted proves the right to write under the folder
+  // without leaving an object the service could take for a delivered file.
+  const s3 = args.s3 ?? createS3Client(connection.bucket);
+  try {
+    const created = await s3.send(
+      new CreateMultipartUploadCommand({ Bucket: connection.bucket.bucket, Key: probeKey }),
+      { abortSignal: args.signal },
+    );
+    await s3
+      .send(
+        new AbortMultipartUploadCommand({
+          Bucket: connection.bucket.bucket,
+          Key: probeKey,
+          UploadId: created.UploadId,
+        }),
+      )
+      .catch(() => undefined);
+  } catch (error) {
+    throw new PreflightError(
+      `the bucket ${connection.bucket.bucket} refused a write under ${probeKey.slice(0, probeKey.lastIndexOf('/') + 1)}: ${describe(error)}; check the profile's bucket, region and access key`,
+      { cause: error },
+    );
+  } finally {
+    if (!args.s3) s3.destroy();
+  }
+}
