@@ -163,7 +163,10 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
     for (const file of input.files) {
       const nfcPath = file.path.normalize('NFC');
       const name = flat ? basename(nfcPath) : nfcPath;
-      byName.set(name, [...(byName.get(name) ?? []), file.path]);
+      // The two names print alike: say which one is written decomposed on disk.
+      const onDisk = basename(file.localPath);
+      const shown = onDisk === onDisk.normalize('NFC') ? file.path : `${file.path} (decomposed)`;
+      byName.set(name, [...(byName.get(name) ?? []), shown]);
       let key: string;
       try {
         key = deliveryKey(folder, name);
@@ -188,7 +191,7 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
         : 'they would be one object in the bucket (names are compared in Unicode NFC)';
       block(
         `${paths.map((p) => `'${p}'`).join(' and ')} share the name '${name}': ${where}; rename one`,
-        paths[0],
+        paths[0]!.replace(/ \(decomposed\)$/, ''),
       );
     }
     if (input.files.length === 0) block(`no audio file found in ${input.dir}`);

@@ -99,8 +99,10 @@ describe.skipIf(missing.length > 0)('courier deliver, upload and history', () =>
       { env },
     );
     expect(run.code).toBe(3);
-    expect(run.stdout).toContain('a/same.mp3 and b/same.mp3');
-    expect(run.stderr).toContain('validation blocks this delivery');
+    // The reasons are on stderr, one line each, with the verdict last; stdout stays empty.
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain("'a/same.mp3' and 'b/same.mp3'");
+    expect(run.stderr.trimEnd().split('\n').at(-1)).toMatch(/validation blocks this delivery/);
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -155,12 +157,34 @@ describe.skipIf(missing.length > 0)('courier deliver, upload and history', () =>
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('stops an unknown catalog in the pre-flight: one line, exit 1, nothing uploaded or recorded', async () => {
+    const dir = join(home, '..', `unknown-catalog-${Date.now()}`);
+    await makeTaggedTracks(dir, 2);
+    const before = (await records(home)).length;
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const args = ['deliver', dir, '--profile', 'Test', '--catalog', unknown, '--mode', 'json'];
+    const run = await runCli(args, { env });
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^courier deliver: pre-flight: catalog 0{8}-.* is not one of profile "Test"'s catalogs .*nothing was uploaded$/,
+      ),
+    ]);
+    expect(run.stderr).not.toContain('resume');
+    expect((await records(home)).length).toBe(before);
+    await rm(dir, { recursive: true, force: true });
+  });
+
   it('exits 1 when the service refuses a batch, with its answer in the record', async () => {
     const dir = join(home, '..', `refused-${Date.now()}`);
     await makeTaggedTracks(dir, 2);
-    const unknown = '00000000-0000-4000-8000-000000000000';
-    const args = ['deliver', dir, '--profile', 'Test', '--catalog', unknown, '--mode', 'json'];
-    const run = await runCli([...args, '--json'], { env });
+    // A catalog the profile names but the service does not know: only the service can refuse it.
+    const stale = '00000000-0000-4000-8000-000000000001';
+    const staleEnv = await addProfile(home, sandbox, 'Stale', 'development', [
+      { id: stale, name: 'Gone' },
+    ]);
+    const args = ['deliver', dir, '--profile', 'Stale', '--catalog', stale, '--mode', 'json'];
+    const run = await runCli([...args, '--json'], { env: staleEnv });
     expect(run.stderr).toContain('failed');
     expect(run.code).toBe(1);
     const summary = JSON.parse(run.stdout);
@@ -169,7 +193,7 @@ describe.skipIf(missing.length > 0)('courier deliver, upload and history', () =>
     expect(record.batches[0]!.response?.status).toBeGreaterThanOrEqual(400);
     expect(record.batches[0]!.response?.body).toBeTruthy();
     // Re-running resumes the same delivery (and fails the same way).
-    const again = await runCli(args, { env });
+    const again = await runCli(args, { env: staleEnv });
     expect(again.stderr).toContain(`Resuming delivery ${summary.delivery_id}`);
     expect(again.code).toBe(1);
     await rm(dir, { recursive: true, force: true });

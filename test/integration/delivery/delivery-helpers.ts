@@ -104,6 +104,8 @@ export async function addProfile(
   sandbox: TestSandbox,
   name = 'Test',
   environment: Environment = 'development',
+  /** Catalogs the profile names besides the sandbox's (e.g. one the service doesn't know). */
+  extraCatalogs: { id: string; name: string }[] = [],
 ): Promise<NodeJS.ProcessEnv> {
   const { info } = sandbox;
   const store = new ProfileStore(home, new MemorySecretStore(), {});
@@ -118,7 +120,10 @@ export async function addProfile(
       access_key_id: info.bucket.access_key_id,
       endpoint: info.bucket.endpoint,
     },
-    catalogs: info.catalogs.map(({ id, name: label }) => ({ id, name: label })),
+    catalogs: [
+      ...info.catalogs.map(({ id, name: label }) => ({ id, name: label })),
+      ...extraCatalogs,
+    ],
   });
   return {
     COURIER_HOME: home,
