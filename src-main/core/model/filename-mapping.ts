@@ -168,7 +168,6 @@ export function parseMappingYaml(text: string): FileNameMapping {
  */
 export function mappingFromOptions(separator: string, columns: string): FileNameMapping {
   const names = columns.split(',').map((c) => c.trim());
-  if (names.at(-1) === '') throw new UsageError('--columns ends with an empty column');
   const fields: MappingField[] = [];
   const positions: number[] = [];
   for (const [i, name] of names.entries()) {
@@ -181,7 +180,7 @@ export function mappingFromOptions(separator: string, columns: string): FileName
     fields.push(name);
     positions.push(i);
   }
-  const dense = fields.length === names.length;
+  const dense = positions.every((p, i) => p === i);
   return checkedMapping({ separator, columns: fields, ...(dense ? {} : { positions }) });
 }
 

@@ -124,9 +124,7 @@ describe('filename mapping', () => {
 
     it('refuses --columns it cannot read', () => {
       expect(usageMessage(() => mappingFromOptions('_', 'outer_id,album'))).toMatch(/'album'/);
-      expect(usageMessage(() => mappingFromOptions('_', 'outer_id,'))).toMatch(
-        /ends with an empty/,
-      );
+      expect(mappingFromOptions('_', 'outer_id,')).toEqual(mappingFromOptions('_', 'outer_id'));
       expect(usageMessage(() => mappingFromOptions('', 'outer_id'))).toMatch(/separator/);
     });
 
