@@ -7,8 +7,6 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { parse as parseYaml } from 'yaml';
-
 import type { DeliveryMode } from '../core/delivery/delivery-record.js';
 import {
   BlockedError,
@@ -21,7 +19,11 @@ import { PreflightError } from '../core/delivery/preflight.js';
 import type { DeliveryEvent } from '../core/delivery/run-delivery.js';
 import { UsageError } from '../core/errors.js';
 import { LockHeldError } from '../core/files/process-lock.js';
-import { type FileNameMapping, type MappingField } from '../core/model/filename-mapping.js';
+import {
+  type FileNameMapping,
+  mappingFromOptions,
+  parseMappingYaml,
+} from '../core/model/filename-mapping.js';
 import { AUDIO_ROOT, escapeControls } from '../core/storage/object-key.js';
 import { cliServices, profileName } from './cli-services.js';
 import type { CliIO, Command } from './command.js';
@@ -34,31 +36,6 @@ const usage = [
 ].join('\n');
 
 const MODES: DeliveryMode[] = ['json', 'audio_only', 'audio_mapping'];
-
-/** Reads a mapping document (4.4): `mapping:` holding single-key entries. */
-export function parseMappingYaml(text: string): FileNameMapping {
-  const doc = parseYaml(text) as { mapping?: unknown } | null;
-  if (!doc || !Array.isArray(doc.mapping)) {
-    throw new UsageError('the mapping file needs a top-level `mapping:` list');
-  }
-  let separator: string | undefined;
-  const columns: string[] = [];
-  for (const entry of doc.mapping as Record<string, unknown>[]) {
-    for (const [key, value] of Object.entries(entry ?? {})) {
-      if (key === 'separator') separator = String(value);
-      else if (/^column_\d+$/.test(key)) columns[Number(key.slice(7))] = String(value);
-      else throw new UsageError(`the mapping has an unknown entry '${key}'`);
-    }
-  }
-  if (separator === undefined) throw new UsageError('the mapping has no separator');
-  if (
-    columns.some((c) => c === undefined) ||
-    columns.length !== [...columns].filter(Boolean).length
-  ) {
-    throw new UsageError('the mapping columns must be column_0, column_1, … without gaps');
-  }
-  return { separator, columns: columns as MappingField[] };
-}
 
 function findingLine(f: PlanFinding): string {
   return escapeControls(
@@ -165,11 +142,7 @@ export const deliverCommand: Command = {
       if (values.mapping) {
         mapping = { ...parseMappingYaml(await readFile(values.mapping, 'utf8')), storage };
       } else if (values.separator !== undefined && values.columns) {
-        mapping = {
-          separator: values.separator,
-          columns: values.columns.split(',').map((c) => c.trim()) as MappingField[],
-          storage,
-        };
+        mapping = { ...mappingFromOptions(values.separator, values.columns), storage };
       } else {
         throw new UsageError('audio_mapping needs --mapping FILE, or --separator S and --columns');
       }

@@ -1,12 +1,13 @@
-import { parse as parseYaml } from 'yaml';
-
 import {
-  applyFileNameMapping,
+  builderColumns,
   type FileNameMapping,
   type MappingField,
   mappingFields,
+  mappingFromBuilder,
   mappingProblem,
   mappingToYaml,
+  matchFileNames,
+  parseMappingYaml,
 } from '../../src-main/core/model/filename-mapping.js';
 import type {
   CourierApi,
@@ -17,24 +18,6 @@ import type {
 import type { LibraryState } from './library-state.svelte.js';
 
 export type DeliveryMode = 'json' | 'audio_only' | 'audio_mapping';
-
-/** Reads a mapping file (4.4 YAML: `mapping:` of single-key entries). */
-export function mappingFromYaml(text: string): FileNameMapping {
-  const doc = parseYaml(text) as { mapping?: Array<Record<string, unknown>> } | null;
-  if (!doc || !Array.isArray(doc.mapping)) throw new Error('no top-level `mapping:` list');
-  let separator: string | undefined;
-  const columns: MappingField[] = [];
-  for (const entry of doc.mapping) {
-    for (const [key, value] of Object.entries(entry ?? {})) {
-      if (key === 'separator') separator = String(value);
-      else if (/^column_\d+$/.test(key))
-        columns[Number(key.slice(7))] = String(value) as MappingField;
-      else throw new Error(`unknown entry '${key}'`);
-    }
-  }
-  if (separator === undefined) throw new Error('the mapping has no separator');
-  return { separator, columns: columns.filter(Boolean) };
-}
 
 /** The Deliver screen: catalog, mode, options, mapping builder, pre-flight and Deliver. */
 export class DeliverState {
@@ -51,19 +34,29 @@ export class DeliverState {
   plan = $state.raw<DeliveryPlanView | null>(null);
   busy = $state(false);
   error = $state('');
+  /** Why the last mapping file loaded could not be used (the checker's message), or ''. */
+  mappingError = $state('');
 
   readonly fields = mappingFields;
 
   /** The mapping preview over the library's file names: values, or why a name doesn't fit. */
   readonly preview = $derived.by(() => {
-    const mapping = { separator: this.separator, columns: this.columns };
+    const mapping = this.#mapping();
     const problem = mappingProblem(mapping);
+    const rows = this.library.rows;
+    const matches = problem
+      ? null
+      : matchFileNames(
+          rows.map((row) => row.draft.file),
+          mapping,
+        );
     return {
       problem,
-      rows: this.library.rows.map((row) => {
-        const name = row.draft.file.split('/').pop() ?? row.draft.file;
-        return { id: row.id, name, match: problem ? null : applyFileNameMapping(name, mapping) };
-      }),
+      rows: rows.map((row, i) => ({
+        id: row.id,
+        name: row.draft.file.split('/').pop() ?? row.draft.file,
+        match: matches?.[i] ?? null,
+      })),
     };
   });
 
@@ -87,18 +80,22 @@ export class DeliverState {
 
   /** The mapping as the 4.4 YAML document (what "Save mapping" writes). */
   mappingYaml(): string {
-    return mappingToYaml({ separator: this.separator, columns: this.columns });
+    return mappingToYaml(this.#mapping());
+  }
+
+  #mapping(): FileNameMapping {
+    return mappingFromBuilder(this.separator, this.columns);
   }
 
   /** Loads a mapping file's separator and columns. */
   loadMapping(text: string): void {
     try {
-      const mapping = mappingFromYaml(text);
+      const mapping = parseMappingYaml(text);
+      this.columns = builderColumns(mapping);
       this.separator = mapping.separator;
-      this.columns = [...mapping.columns];
-      this.error = '';
+      this.mappingError = '';
     } catch (error) {
-      this.error = `That mapping file can't be used: ${(error as Error).message}`;
+      this.mappingError = `That mapping file can't be used: ${(error as Error).message}`;
     }
   }
 

@@ -135,7 +135,13 @@ export class LibraryState {
             relativePath: item.relativePath,
             reason: 'unsupported audio format (deliver MP3, FLAC, Ogg, Opus, M4A, WAV or AIFF)',
           });
-        } else skipped.push({ relativePath: item.relativePath, reason: 'not an audio file' });
+        } else {
+          skipped.push({
+            relativePath: item.relativePath,
+            reason:
+              kind === 'hidden' ? "a hidden file (its name starts with '.')" : 'not an audio file',
+          });
+        }
       }
       this.#ignore(skipped);
       // Path order, and granted in chunks: the first rows show (and their tags are read)

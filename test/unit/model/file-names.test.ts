@@ -43,7 +43,7 @@ describe('file name mapping', () => {
     const m = { ...mapping, columns: [...mapping.columns] };
     expect(unfitFileNames(['a_b_c.wav', 'a_b.wav', 'a__c.wav'], m)).toEqual([
       { path: 'a_b.wav', message: "'a_b' has 2 part(s) separated by '_', the mapping expects 3" },
-      { path: 'a__c.wav', message: "'a__c' has an empty isrc" },
+      { path: 'a__c.wav', message: "'a__c' has an empty isrc (column_1)" },
     ]);
   });
   it('rejects mappings the service would not accept', () => {
@@ -52,7 +52,10 @@ describe('file name mapping', () => {
     );
     expect(mappingProblem({ separator: '-', columns: ['title', 'title'] })).toMatch(/twice/);
     expect(mappingProblem({ separator: '', columns: ['title'] })).toMatch(/separator/);
-    expect(mappingProblem({ separator: ' - ', columns: ['artist_name', 'title'] })).toBeNull();
+    expect(mappingProblem({ separator: ' - ', columns: ['artist_name', 'title'] })).toMatch(
+      /no column takes outer_id/,
+    );
+    expect(mappingProblem({ separator: ' - ', columns: ['outer_id', 'title'] })).toBeNull();
   });
   it('writes the YAML document of section 4.4', () => {
     expect(mappingToYaml({ separator: ' - ', columns: ['artist_name', 'title'] })).toBe(
