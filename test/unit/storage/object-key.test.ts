@@ -37,7 +37,13 @@ describe('object keys', () => {
     });
 
     it('refuses keys longer than S3 allows', () => {
-      expect(() => deliveryKey('f', `${'x'.repeat(1100)}.wav`)).toThrow(/1,024 bytes/);
+      const deep = Array.from({ length: 12 }, () => 'x'.repeat(100)).join('/');
+      expect(() => deliveryKey('f', `${deep}.wav`)).toThrow(/1,024 bytes/);
+    });
+
+    it('refuses a name longer than 200 bytes (UTF-8), which the bucket could not store', () => {
+      expect(() => deliveryKey('f', `${'é'.repeat(101)}.wav`)).toThrow(/longer than 200 bytes/);
+      expect(() => deliveryKey('f', `${'é'.repeat(97)}.wav`)).not.toThrow();
     });
   });
 
