@@ -279,7 +279,13 @@ export class ServiceClient {
       try {
         if (this.#reach.unreachable) throw this.#unreachable(options.endpoint);
         this.#reach.attempting();
-        answer = await this.#send(method, path, options, token);
+        // Until the service first answers, an attempt waits no longer than the unreachable bound.
+        const deadline = this.#reach.deadline();
+        const waitMs = Math.min(
+          this.#options.timeoutMs,
+          deadline === undefined ? Infinity : Math.max(1, deadline - now()),
+        );
+        answer = await this.#send(method, path, options, token, waitMs);
         this.#reach.answered();
       } catch (error) {
         if (!(error instanceof ApiError) || error.status !== 0 || error.code === 'unreachable') {
@@ -288,7 +294,7 @@ export class ServiceClient {
         const delayMs = backoffDelay(attempt, backoffBaseMs, 10_000, random);
         const lastTry = attempt >= retries || !inBudget(delayMs);
         // A service that never answered once is reported as unreachable, not retried on.
-        if (this.#reach.giveUp(networkFailure(error), lastTry)) {
+        if (this.#reach.giveUp(networkFailure(error), lastTry ? Infinity : now() + delayMs)) {
           throw this.#unreachable(options.endpoint);
         }
         if (!lastTry) {
@@ -322,6 +328,7 @@ export class ServiceClient {
     path: string,
     options: CallOptions,
     token: string | null,
+    timeoutMs: number,
   ): Promise<Answer> {
     const url = new URL(this.#options.baseUrl + path);
     for (const [key, value] of Object.entries(options.query ?? {})) {
@@ -336,12 +343,12 @@ export class ServiceClient {
         method,
         headers,
         body: options.json === undefined ? undefined : JSON.stringify(options.json),
-        signal: AbortSignal.timeout(this.#options.timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError';
       const reason = timedOut
-        ? `no answer within ${this.#options.timeoutMs / 1000} s`
+        ? `no answer within ${Math.round(timeoutMs / 1000)} s`
         : networkReason(error);
       throw new ApiError(
         timedOut ? 'timeout' : 'network',

@@ -45,7 +45,7 @@ export class UnreachableError extends CourierError {
   ) {
     super(
       'unreachable',
-      `Can't reach ${NAMES[kind]} at ${host}: ${reason}, no answer in ${seconds} s; ${HINTS[kind]}.`,
+      `Can't reach ${NAMES[kind]} at ${host} (${reason}${seconds >= 1 ? `; no answer for ${seconds} s` : ''}): ${HINTS[kind]}.`,
       options,
     );
     this.name = 'UnreachableError';
@@ -86,8 +86,12 @@ export function networkReason(error: unknown, timeouts?: { connectMs: number; id
       return timeouts ? `no answer within ${timeouts.idleMs / 1000} s` : 'timed out';
     }
   }
-  const e = error as { code?: string; message?: string };
-  return (e?.code ?? e?.message ?? String(error)).slice(0, 120);
+  // Otherwise the innermost cause says most ("bad port" rather than undici's "fetch failed").
+  let inner = error as { code?: string; message?: string; cause?: unknown } | undefined;
+  for (let depth = 0; inner?.cause && typeof inner.cause === 'object' && depth < 5; depth++) {
+    inner = inner.cause as typeof inner;
+  }
+  return (inner?.code ?? inner?.message ?? String(error)).slice(0, 120);
 }
 
 /** One host's record of whether it has answered yet in this run. */
@@ -113,21 +117,31 @@ export class Reachability {
     this.#firstAttemptAt ??= this.now();
   }
 
+  /**
+   * Until the host first answers: when it will be declared unreachable (epoch ms), so a request
+   * that is still waiting then can stop waiting. Undefined once it has answered.
+   */
+  deadline(): number | undefined {
+    if (this.#answered) return undefined;
+    return (this.#firstAttemptAt ?? this.now()) + this.unreachableMs;
+  }
+
   /** The host answered something (any HTTP status): it is reachable. */
   answered(): void {
     this.#answered = true;
   }
 
   /**
-   * After a request failed without an answer: the error to stop with when the host has never
-   * answered and its first request went out `unreachableMs` ago or more (or `now`, when the
-   * caller has no retry left); else undefined.
+   * After a request failed without an answer, and before the caller retries it at `retryAt`
+   * (epoch ms; Infinity when it has no retry left): the error to stop with when the host has
+   * never answered and would still be silent `unreachableMs` after its first request; else
+   * undefined. Deciding before the backoff, not after it, keeps the report within the bound.
    */
-  giveUp(failure: NetworkError, now = false): UnreachableError | undefined {
+  giveUp(failure: NetworkError, retryAt: number): UnreachableError | undefined {
     if (this.#unreachable) return this.#unreachable;
     if (this.#answered || this.#firstAttemptAt === undefined) return undefined;
+    if (retryAt - this.#firstAttemptAt < this.unreachableMs) return undefined;
     const silentMs = this.now() - this.#firstAttemptAt;
-    if (silentMs < this.unreachableMs && !now) return undefined;
     this.#unreachable = new UnreachableError(
       this.kind,
       this.host,

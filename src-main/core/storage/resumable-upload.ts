@@ -87,7 +87,7 @@ export async function withRetries<T>(
       // A bucket that never answered once is reported as unreachable, for every file at once.
       const unreachable =
         error instanceof NetworkError
-          ? reachabilityOf(ctx.client)?.giveUp(error, lastTry)
+          ? reachabilityOf(ctx.client)?.giveUp(error, lastTry ? Infinity : Date.now() + delayMs)
           : undefined;
       if (unreachable) throw unreachable;
       if (lastTry) throw error;

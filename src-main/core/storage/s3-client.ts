@@ -34,6 +34,33 @@ export interface S3ClientOptions {
   connectionTimeoutMs?: number;
 }
 
+const silent = (): void => undefined;
+const silentLogger = { trace: silent, debug: silent, info: silent, warn: silent, error: silent };
+
+/**
+ * Waits for `sent`, but while the host has never answered, only until it would be declared
+ * unreachable: an idle timeout alone would let a blackholed address hold the first request past
+ * that bound. The request left behind ends at its own idle timeout.
+ */
+async function untilDeadline<T>(sent: Promise<T>, reach: Reachability, windowMs: number) {
+  const deadline = reach.deadline();
+  if (deadline === undefined) return sent;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(new NetworkError(reach.kind, reach.host, `no answer within ${windowMs / 1000} s`)),
+      Math.max(0, deadline - Date.now()),
+    );
+  });
+  sent.catch(() => undefined);
+  try {
+    return await Promise.race([sent, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const reachabilities = new WeakMap<S3Client, Reachability>();
 
 /** Whether the client's host has answered yet (undefined for a client not made here). */
@@ -91,6 +118,9 @@ export function createS3Client(target: S3Target, options: S3ClientOptions = {}):
     forcePathStyle: target.forcePathStyle ?? Boolean(target.endpoint),
     credentials: { accessKeyId: target.accessKeyId, secretAccessKey: target.secretAccessKey },
     maxAttempts: 1,
+    // The SDK prints warnings with console.warn unless given a logger ("An error was encountered
+    // in a non-retryable streaming request"): Courier reports failures itself, in one line.
+    logger: silentLogger,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     // With `Expect: 100-continue` the Node handler opens a fresh, non-keep-alive connection for
@@ -116,7 +146,13 @@ export function createS3Client(target: S3Target, options: S3ClientOptions = {}):
       if (reach.unreachable) throw reach.unreachable;
       reach.attempting();
       try {
-        const result = await next(args);
+        // A request with a body may legitimately take long before its answer (a part on a slow
+        // uplink): only requests without one are held to the first-answer deadline.
+        const hasBody = (args.input as { Body?: unknown }).Body !== undefined;
+        const sent = next(args);
+        const result = hasBody
+          ? await sent
+          : await untilDeadline(sent, reach, timeouts.unreachableMs);
         reach.answered();
         return result;
       } catch (error) {
