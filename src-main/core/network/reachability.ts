@@ -34,6 +34,11 @@ export class NetworkError extends CourierError {
   }
 }
 
+/** How long the host stayed silent, unless the reason already says so. */
+function silence(reason: string, seconds: number): string {
+  return seconds >= 1 && !reason.startsWith('no answer') ? `; no answer for ${seconds} s` : '';
+}
+
 /** The host never answered within the allowed time: every request to it now fails at once. */
 export class UnreachableError extends CourierError {
   constructor(
@@ -45,7 +50,7 @@ export class UnreachableError extends CourierError {
   ) {
     super(
       'unreachable',
-      `Can't reach ${NAMES[kind]} at ${host} (${reason}${seconds >= 1 ? `; no answer for ${seconds} s` : ''}): ${HINTS[kind]}.`,
+      `Can't reach ${NAMES[kind]} at ${host} (${reason}${silence(reason, seconds)}): ${HINTS[kind]}.`,
       options,
     );
     this.name = 'UnreachableError';
