@@ -10,6 +10,7 @@ import type { CliIO } from './cli/command.js';
 import { commands } from './cli/commands.js';
 import { app } from './core/app-info.js';
 import { CourierError, UsageError } from './core/errors.js';
+import { redactor } from './core/log.js';
 import { escapeControls } from './core/storage/object-key.js';
 
 /** The text of `courier --help`. */
@@ -101,7 +102,8 @@ export function runAsProcess(): void {
   });
   const io: CliIO = {
     out: (text) => process.stdout.write(`${text}\n`),
-    err: (text) => process.stderr.write(`${text}\n`),
+    // The last guard: whatever a command writes to stderr, no token or secret goes out.
+    err: (text) => process.stderr.write(`${redactor.redact(text)}\n`),
     env: process.env,
     ask,
     isTTY: Boolean(process.stdout.isTTY),

@@ -16,7 +16,12 @@ export async function withConnection<T>(
   profile: string,
   work: (connection: Connection) => Promise<T>,
 ): Promise<T> {
-  const connection = await openConnection(services.profiles, services.dataDir, profile);
+  const connection = await openConnection(
+    services.profiles,
+    services.dataDir,
+    profile,
+    services.timeouts,
+  );
   try {
     return await work(connection);
   } finally {

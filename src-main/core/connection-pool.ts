@@ -1,4 +1,5 @@
 import { type Connection, openConnection } from './connection.js';
+import type { NetworkTimeouts } from './network/timeouts.js';
 import type { ProfileStore } from './profiles/profile-store.js';
 
 /**
@@ -11,13 +12,14 @@ export class ConnectionPool {
   constructor(
     private readonly profiles: ProfileStore,
     private readonly dataDir: string,
+    private readonly timeouts?: Partial<NetworkTimeouts>,
   ) {}
 
   /** The connection of a profile, opened on first use. */
   get(name: string): Promise<Connection> {
     let connection = this.#open.get(name);
     if (!connection) {
-      connection = openConnection(this.profiles, this.dataDir, name);
+      connection = openConnection(this.profiles, this.dataDir, name, this.timeouts);
       // A failed open is not cached: the next call tries again (e.g. after fixing a secret).
       connection.catch(() => this.#open.delete(name));
       this.#open.set(name, connection);

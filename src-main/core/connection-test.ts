@@ -14,6 +14,7 @@ import {
 
 import { ApiError } from './api/api-error.js';
 import type { Connection } from './connection.js';
+import { NetworkError, UnreachableError } from './network/reachability.js';
 import { createS3Client } from './storage/s3-client.js';
 
 /** Beyond this, S3 starts refusing signatures (its limit is 15 minutes). */
@@ -134,11 +135,19 @@ export function explain(error: unknown, connection: Connection): Explanation {
     const hints: Record<string, string> = {
       bad_credentials: 'Check the client_id and the client secret of this profile.',
       network: `Check base_url (${connection.profile.base_url}) and this machine's network.`,
+      unreachable: `Check base_url (${connection.profile.base_url}) and this machine's network.`,
       timeout: 'The service did not answer in time: retry, or check the network.',
       unauthorized: 'The service refused a fresh token: check the client in the portal.',
       not_found: `Check base_url (${connection.profile.base_url}): the endpoint was not found.`,
     };
     return { detail: error.message, hint: hints[error.code] };
+  }
+  if (error instanceof NetworkError || error instanceof UnreachableError) {
+    const reason = error instanceof NetworkError ? ` (${error.reason})` : '';
+    return {
+      detail: `Could not reach the bucket endpoint at ${error.host}${reason}.`,
+      hint: `Check the S3 endpoint (${connection.bucket.endpoint ?? 'AWS'}) and this machine's network.`,
+    };
   }
   const e = (error ?? {}) as {
     name?: string;

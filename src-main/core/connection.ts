@@ -4,6 +4,8 @@
  * sandbox, starting it when no Courier process runs it yet.
  */
 import { ServiceClient } from './api/service-client.js';
+import { redactor } from './log.js';
+import type { NetworkTimeouts } from './network/timeouts.js';
 import type { Profile } from './profiles/profile.js';
 import type { ProfileStore } from './profiles/profile-store.js';
 import { sandboxProfile } from './profiles/sandbox-profile.js';
@@ -23,10 +25,13 @@ export async function openConnection(
   profiles: ProfileStore,
   dataDir: string,
   name: string,
+  timeouts?: Partial<NetworkTimeouts>,
 ): Promise<Connection> {
   let profile = await profiles.get(name);
   if (profile.sandbox) {
     const sandbox = await connectEmbeddedSandbox(dataDir);
+    redactor.add(sandbox.info.client_secret);
+    redactor.add(sandbox.info.bucket.secret_access_key);
     // Its ports change from run to run: keep the profile pointing at this run.
     profile = await profiles.save({ ...sandboxProfile(sandbox.info), catalogs: profile.catalogs });
     return {
@@ -35,8 +40,9 @@ export async function openConnection(
         baseUrl: sandbox.info.base_url,
         clientId: sandbox.info.client_id,
         clientSecret: async () => sandbox.info.client_secret,
+        timeouts,
       }),
-      bucket: targetOf(profile, sandbox.info.bucket.secret_access_key),
+      bucket: targetOf(profile, sandbox.info.bucket.secret_access_key, timeouts),
       close: () => sandbox.close(),
     };
   }
@@ -48,14 +54,20 @@ export async function openConnection(
       baseUrl: profile.base_url,
       clientId: profile.client_id,
       clientSecret: () => profiles.secret(current.name, 'client_secret'),
+      timeouts,
     }),
-    bucket: targetOf(profile, secretAccessKey),
+    bucket: targetOf(profile, secretAccessKey, timeouts),
     close: async () => undefined,
   };
 }
 
-function targetOf(profile: Profile, secretAccessKey: string): S3Target {
+function targetOf(
+  profile: Profile,
+  secretAccessKey: string,
+  timeouts: Partial<NetworkTimeouts> | undefined,
+): S3Target {
   return {
+    ...(timeouts ? { timeouts } : {}),
     region: profile.bucket.bucket_region,
     bucket: profile.bucket.bucket_name,
     accessKeyId: profile.bucket.access_key_id,

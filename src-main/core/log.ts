@@ -34,6 +34,26 @@ export class Redactor {
 /** The redactor shared by everything in this process. */
 export const redactor = new Redactor();
 
+const SECRET_KEY =
+  /^(?:client_secret|secret_access_key|secretAccessKey|token|access_token|password|authorization)$/i;
+
+/**
+ * A deep copy of a JSON-like value with every string redacted and the values of secret-named
+ * fields replaced (a structural walk, so the result stays valid JSON whatever the values are).
+ */
+export function redactValue<T>(value: T): T {
+  const walk = (v: unknown, key?: string): unknown => {
+    if (typeof v === 'string')
+      return key && SECRET_KEY.test(key) ? '[redacted]' : redactor.redact(v);
+    if (Array.isArray(v)) return v.map((item) => walk(item));
+    if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+      return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, walk(item, k)]));
+    }
+    return v;
+  };
+  return walk(value) as T;
+}
+
 export type LogLevel = 'info' | 'warn' | 'error';
 
 /** Appends redacted log lines to the data directory's log, rotating it by size. */

@@ -2,6 +2,7 @@ import { ConnectionPool } from './connection-pool.js';
 import { dataDir } from './data-dir.js';
 import { FileGrants } from './files/file-grants.js';
 import { Logger } from './log.js';
+import { type NetworkTimeouts, timeoutsFromEnv } from './network/timeouts.js';
 import { ProfileStore } from './profiles/profile-store.js';
 import { KeychainSecretStore } from './secrets/keychain-store.js';
 import type { SecretStore } from './secrets/secret-store.js';
@@ -13,6 +14,8 @@ export interface CoreServices {
   profiles: ProfileStore;
   connections: ConnectionPool;
   log: Logger;
+  /** Network limits set by `COURIER_NETWORK_TIMEOUTS` (the defaults for what it leaves out). */
+  timeouts?: Partial<NetworkTimeouts>;
 }
 
 /**
@@ -27,11 +30,13 @@ export function createServices(
   const dir = dataDir(env);
   const secrets = options.secrets ?? new KeychainSecretStore(env.COURIER_KEYCHAIN_SERVICE);
   const profiles = new ProfileStore(dir, secrets, env);
+  const timeouts = timeoutsFromEnv(env);
   return {
     dataDir: dir,
     grants: new FileGrants(),
     profiles,
-    connections: new ConnectionPool(profiles, dir),
+    connections: new ConnectionPool(profiles, dir, timeouts),
     log: new Logger(dir, options.source ?? 'courier'),
+    timeouts,
   };
 }

@@ -5,6 +5,7 @@
 import { app } from '../core/app-info.js';
 import { CourierError } from '../core/errors.js';
 import { loadLibrarySession, saveLibrarySession } from '../core/library/library-session.js';
+import { redactor } from '../core/log.js';
 import type { CoreServices } from '../core/services.js';
 import { appHandlers } from './app-handlers.js';
 import { bucketHandlers } from './bucket-handlers.js';
@@ -114,8 +115,12 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
         const handler = handlers[name] as (request: unknown) => Promise<unknown>;
         return ok(await handler(parsed.request));
       } catch (error) {
-        if (error instanceof CourierError) return fail(error.code, error.message);
-        return fail('internal', `${channel} failed unexpectedly: ${messageOf(error)}`);
+        // Errors carry what servers answered; none of their tokens or secrets may reach the UI.
+        if (error instanceof CourierError) return fail(error.code, redactor.redact(error.message));
+        return fail(
+          'internal',
+          redactor.redact(`${channel} failed unexpectedly: ${messageOf(error)}`),
+        );
       }
     },
     subscribe(listener) {

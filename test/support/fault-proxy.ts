@@ -8,7 +8,7 @@ import {
 import type { Socket } from 'node:net';
 
 /** What the proxy may do to a request instead of passing it through. */
-export type Fault = 'reset' | 'stall' | 'slow-down' | 'reset-after-upstream';
+export type Fault = 'reset' | 'stall' | 'stall-midway' | 'slow-down' | 'reset-after-upstream';
 
 /** Counts of each fault injected so far, and of requests seen. */
 export type FaultCounts = Record<Fault, number> & { requests: number; denied: number };
@@ -25,6 +25,9 @@ function prng(seed: number): () => number {
   };
 }
 
+/** Bytes of a body the 'stall-midway' fault forwards before it stops reading. */
+const MIDWAY = 256 * 1024;
+
 const SLOW_DOWN = `<?xml version="1.0" encoding="UTF-8"?>
 <Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>`;
 const ACCESS_DENIED = `<?xml version="1.0" encoding="UTF-8"?>
@@ -33,7 +36,8 @@ const ACCESS_DENIED = `<?xml version="1.0" encoding="UTF-8"?>
 /**
  * An HTTP proxy on 127.0.0.1 in front of an S3 server that, with probability `rate` per request
  * and up to `max[fault]` times each, resets the connection (before or after the upstream
- * handled the request), stalls until the client gives up, or answers 503 SlowDown. `deny`
+ * handled the request), stalls until the client gives up (at once, or after forwarding the start
+ * of a large body: 'stall-midway'), or answers 503 SlowDown. `deny`
  * answers 403 AccessDenied to writes whose key matches (a read-only key). The Host header is
  * passed on unchanged so SigV4 signatures still verify upstream.
  */
@@ -50,6 +54,7 @@ export async function startFaultProxy(options: {
   const max: Record<Fault, number> = {
     reset: 0,
     stall: 0,
+    'stall-midway': 0,
     'slow-down': 0,
     'reset-after-upstream': 0,
     ...options.max,
@@ -57,6 +62,7 @@ export async function startFaultProxy(options: {
   const counts: FaultCounts = {
     reset: 0,
     stall: 0,
+    'stall-midway': 0,
     'slow-down': 0,
     'reset-after-upstream': 0,
     requests: 0,
@@ -64,9 +70,11 @@ export async function startFaultProxy(options: {
   };
   const sockets = new Set<Socket>();
 
-  const pick = (): Fault | undefined => {
+  const pick = (bigBody: boolean): Fault | undefined => {
     if (random() >= rate) return undefined;
-    const faults = (Object.keys(max) as Fault[]).filter((f) => counts[f] < max[f]);
+    const faults = (Object.keys(max) as Fault[]).filter(
+      (f) => counts[f] < max[f] && (f !== 'stall-midway' || bigBody),
+    );
     if (faults.length === 0) return undefined;
     return faults[Math.floor(random() * faults.length)];
   };
@@ -107,7 +115,7 @@ export async function startFaultProxy(options: {
       });
       return;
     }
-    const fault = pick();
+    const fault = pick(Number(req.headers['content-length'] ?? 0) > MIDWAY * 2);
     if (fault) counts[fault]++;
     switch (fault) {
       case 'reset': {
@@ -124,6 +132,28 @@ export async function startFaultProxy(options: {
         // Swallow the request and never answer; the client's request timeout must fire.
         req.resume();
         return;
+      case 'stall-midway': {
+        // Forward the start of the body upstream, then stop reading: the connection stays open
+        // and carries no more bytes, as when a network path silently stops forwarding.
+        const out = request({
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: req.headers,
+        });
+        out.on('error', () => undefined);
+        let seen = 0;
+        req.on('data', (chunk: Buffer) => {
+          seen += chunk.length;
+          if (seen <= MIDWAY) out.write(chunk);
+          else {
+            req.pause();
+            out.destroy();
+          }
+        });
+        return;
+      }
       case 'slow-down':
         req.resume();
         req.on('end', () => {

@@ -1,20 +1,27 @@
 import { CourierError } from '../errors.js';
+import { redactor, redactValue } from '../log.js';
 
 /**
  * A failed call to the service, as a value: the HTTP status (0 when no answer came), the
- * endpoint, and the server's own message and body kept verbatim — the interface does not show
+ * endpoint, and the server's own message and body kept verbatim (secrets redacted) — the interface does not show
  * error bodies, so nothing about their shape is assumed.
  */
 export class ApiError extends CourierError {
+  /** The server's answer, with every token and secret redacted. */
+  readonly body: unknown;
+
   constructor(
     code: string,
     message: string,
     readonly status: number,
     readonly endpoint: string,
-    readonly body: unknown = undefined,
+    body: unknown = undefined,
     options?: { cause?: unknown },
   ) {
-    super(code, message, options);
+    // Servers echo what they were sent (an Authorization header, a client_secret): the message
+    // and body end up on stderr, in records and logs, so they are redacted here, once.
+    super(code, redactor.redact(message), options);
+    this.body = redactValue(body);
     this.name = 'ApiError';
   }
 }

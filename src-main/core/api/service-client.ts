@@ -3,6 +3,9 @@
  * ingestion endpoints (service-interface.md §4). Every call has a timeout; network errors, 429
  * and 5xx are retried with exponential backoff and jitter; a 401 renews the token once.
  */
+import { redactor, redactValue } from '../log.js';
+import { NetworkError, networkReason, Reachability } from '../network/reachability.js';
+import { type NetworkTimeouts, resolveTimeouts } from '../network/timeouts.js';
 import { backoffDelay, sleep } from '../storage/retry.js';
 import { ApiError, codeForStatus, serverMessage } from './api-error.js';
 import { TokenCache } from './token-cache.js';
@@ -68,7 +71,9 @@ export interface ServiceClientOptions {
   clientId: string;
   /** Read when a token is needed, so the secret stays in the keychain until then. */
   clientSecret: () => Promise<string>;
-  /** Per attempt. */
+  /** Connect, answer, unreachable and retry-budget limits (defaults: DEFAULT_TIMEOUTS). */
+  timeouts?: Partial<NetworkTimeouts>;
+  /** Per attempt: no complete answer within this and the attempt is dropped (default: idle). */
   timeoutMs?: number;
   /** Retries after the first attempt, for network errors, 429 and 5xx. */
   retries?: number;
@@ -100,14 +105,17 @@ const MAX_RETRY_AFTER_MS = 30_000;
 /** A client of one service environment (one profile). */
 export class ServiceClient {
   readonly tokens: TokenCache;
-  readonly #options: Required<Omit<ServiceClientOptions, 'clientSecret'>> &
+  readonly #options: Required<Omit<ServiceClientOptions, 'clientSecret' | 'timeouts'>> &
     Pick<ServiceClientOptions, 'clientSecret'>;
+  readonly #timeouts: NetworkTimeouts;
+  readonly #reach: Reachability;
   /** Token requests made by this client (a burst of calls should make one). */
   tokenRequests = 0;
 
   constructor(options: ServiceClientOptions) {
+    this.#timeouts = resolveTimeouts(options.timeouts);
     this.#options = {
-      timeoutMs: 30_000,
+      timeoutMs: this.#timeouts.idleMs,
       retries: 4,
       backoffBaseMs: 250,
       now: Date.now,
@@ -116,6 +124,18 @@ export class ServiceClient {
       ...options,
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
     };
+    let host = this.#options.baseUrl;
+    try {
+      host = new URL(host).host;
+    } catch {
+      // a malformed base URL fails on the first call with its own message
+    }
+    this.#reach = new Reachability(
+      'service',
+      host,
+      this.#timeouts.unreachableMs,
+      this.#options.now,
+    );
     this.tokens = new TokenCache(() => this.#createToken(), this.#options.now);
   }
 
@@ -194,7 +214,8 @@ export class ServiceClient {
       query,
       json,
     });
-    return { status, body: body === undefined ? text : body };
+    // The service's answer is kept in delivery records: no token it echoes may reach the disk.
+    return { status, body: redactValue(body === undefined ? text : body) };
   }
 
   async #createToken(): Promise<{ token: string; lifetimeMs: number; serverTime?: number }> {
@@ -205,7 +226,7 @@ export class ServiceClient {
       auth: false,
       json: {
         client_id: this.#options.clientId,
-        client_secret: await this.#options.clientSecret(),
+        client_secret: await this.#clientSecret(),
       },
     });
     const data = (answer.body as { data?: Record<string, unknown> } | undefined)?.data;
@@ -221,6 +242,8 @@ export class ServiceClient {
         answer.body,
       );
     }
+    // From now on no output of this process (log, record, stderr) may carry it.
+    redactor.add(token);
     const timestamp = (answer.body as { timestamp?: unknown }).timestamp;
     return {
       token,
@@ -229,17 +252,53 @@ export class ServiceClient {
     };
   }
 
+  /** The one-line error for a call to a service declared unreachable. */
+  #unreachable(endpoint: string): ApiError {
+    const cause = this.#reach.unreachable;
+    return new ApiError('unreachable', `${endpoint}: ${cause?.message}`, 0, endpoint, undefined, {
+      cause,
+    });
+  }
+
+  async #clientSecret(): Promise<string> {
+    const secret = await this.#options.clientSecret();
+    redactor.add(secret);
+    return secret;
+  }
+
   async #call(method: string, path: string, options: CallOptions): Promise<Answer> {
-    const { retries, backoffBaseMs, random } = this.#options;
+    const { retries, backoffBaseMs, random, now } = this.#options;
+    const startedAt = now();
+    /** Whether a retry after `delayMs` still starts within the call's retry budget. */
+    const inBudget = (delayMs: number) =>
+      now() + delayMs - startedAt <= this.#timeouts.retryBudgetMs;
     let renewedAfter401 = false;
     for (let attempt = 0; ; attempt++) {
       const token = options.auth === false ? null : await this.tokens.get();
       let answer: Answer;
       try {
-        answer = await this.#send(method, path, options, token);
+        if (this.#reach.unreachable) throw this.#unreachable(options.endpoint);
+        this.#reach.attempting();
+        // Until the service first answers, an attempt waits no longer than the unreachable bound.
+        const deadline = this.#reach.deadline();
+        const waitMs = Math.min(
+          this.#options.timeoutMs,
+          deadline === undefined ? Infinity : Math.max(1, deadline - now()),
+        );
+        answer = await this.#send(method, path, options, token, waitMs);
+        this.#reach.answered();
       } catch (error) {
-        if (attempt < retries) {
-          await sleep(backoffDelay(attempt, backoffBaseMs, 10_000, random));
+        if (!(error instanceof ApiError) || error.status !== 0 || error.code === 'unreachable') {
+          throw error;
+        }
+        const delayMs = backoffDelay(attempt, backoffBaseMs, 10_000, random);
+        const lastTry = attempt >= retries || !inBudget(delayMs);
+        // A service that never answered once is reported as unreachable, not retried on.
+        if (this.#reach.giveUp(networkFailure(error), lastTry ? Infinity : now() + delayMs)) {
+          throw this.#unreachable(options.endpoint);
+        }
+        if (!lastTry) {
+          await sleep(delayMs);
           continue;
         }
         throw error;
@@ -253,8 +312,11 @@ export class ServiceClient {
       }
       if ((answer.status === 429 || answer.status >= 500) && attempt < retries) {
         const asked = Math.min(MAX_RETRY_AFTER_MS, (answer.retryAfter ?? 0) * 1000);
-        await sleep(Math.max(asked, backoffDelay(attempt, backoffBaseMs, 10_000, random)));
-        continue;
+        const delayMs = Math.max(asked, backoffDelay(attempt, backoffBaseMs, 10_000, random));
+        if (inBudget(delayMs)) {
+          await sleep(delayMs);
+          continue;
+        }
       }
       if (answer.status >= 200 && answer.status < 300) return answer;
       throw failure(options.endpoint, answer, options.auth === false);
@@ -266,6 +328,7 @@ export class ServiceClient {
     path: string,
     options: CallOptions,
     token: string | null,
+    timeoutMs: number,
   ): Promise<Answer> {
     const url = new URL(this.#options.baseUrl + path);
     for (const [key, value] of Object.entries(options.query ?? {})) {
@@ -280,18 +343,19 @@ export class ServiceClient {
         method,
         headers,
         body: options.json === undefined ? undefined : JSON.stringify(options.json),
-        signal: AbortSignal.timeout(this.#options.timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError';
+      const reason = timedOut
+        ? `no answer within ${Math.round(timeoutMs / 1000)} s`
+        : networkReason(error);
       throw new ApiError(
         timedOut ? 'timeout' : 'network',
-        timedOut
-          ? `${options.endpoint}: no answer from ${url.host} within ${this.#options.timeoutMs} ms.`
-          : `${options.endpoint}: could not reach ${url.host} (${causeOf(error)}).`,
+        `${options.endpoint}: no answer from ${url.host} (${reason}); ${SERVICE_HINT}.`,
         0,
         options.endpoint,
-        undefined,
+        { reason },
         { cause: error },
       );
     }
@@ -333,9 +397,13 @@ function failure(endpoint: string, answer: Answer, isTokenRequest: boolean): Api
   );
 }
 
-function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message;
+const SERVICE_HINT =
+  "check the profile's base URL, and that this computer can reach it (network, VPN, proxy, firewall)";
+
+/** The reachability view of an ApiError that got no answer. */
+function networkFailure(error: ApiError): NetworkError {
+  const reason = (error.body as { reason?: string } | undefined)?.reason ?? error.code;
+  return new NetworkError('service', '', reason, { cause: error });
 }
 
 function parseTagPage(body: unknown): TagPage {

@@ -9,6 +9,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { readJsonIfExists, writeFileAtomic } from '../files/atomic-file.js';
+import { redactValue } from '../log.js';
 import type { Track } from '../model/track.js';
 import type { DeliveryMode, DeliveryState } from './delivery-summary.js';
 
@@ -167,17 +168,29 @@ export class DeliveryStore {
   async save(record: DeliveryRecord, options: { full?: boolean } = {}): Promise<void> {
     record.updatedAt = new Date().toISOString();
     const { files, tracks, ...light } = record;
+    // A safety net: errors and answers are redacted where they are made, and again here, so no
+    // token or secret reaches the disk (or `courier history`) even from a path that forgot.
     if (options.full || !this.#partsWritten.has(record.id)) {
-      await writeFileAtomic(this.partsOf(record.id), JSON.stringify({ files, tracks }));
+      await writeFileAtomic(
+        this.partsOf(record.id),
+        JSON.stringify({ files: redactValue(files), tracks }),
+      );
       this.#partsWritten.add(record.id);
     }
-    await writeFileAtomic(this.fileOf(record.id), `${JSON.stringify(light, null, 2)}\n`);
+    await writeFileAtomic(
+      this.fileOf(record.id),
+      `${JSON.stringify(redactValue(light), null, 2)}\n`,
+    );
   }
 
   /** Reads one record, or undefined. */
   async load(id: string): Promise<DeliveryRecord | undefined> {
-    const light = await readJsonIfExists<Omit<DeliveryRecord, 'files' | 'tracks'>>(this.fileOf(id));
-    if (light?.version !== 1) return undefined;
+    const stored = await readJsonIfExists<Omit<DeliveryRecord, 'files' | 'tracks'>>(
+      this.fileOf(id),
+    );
+    if (stored?.version !== 1) return undefined;
+    // Records written before redaction existed may hold a bearer token: never show it again.
+    const light = redactValue(stored);
     const parts = await readJsonIfExists<Pick<DeliveryRecord, 'files' | 'tracks'>>(
       this.partsOf(id),
     );

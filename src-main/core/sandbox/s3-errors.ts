@@ -9,6 +9,8 @@ const STATUS: Record<string, number> = {
   AuthorizationHeaderMalformed: 400,
   AuthorizationQueryParametersError: 400,
   InvalidArgument: 400,
+  KeyTooLongError: 400,
+  NoSuchKey: 404,
   InvalidRequest: 400,
   InvalidURI: 400,
   BadDigest: 400,

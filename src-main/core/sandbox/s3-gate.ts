@@ -9,7 +9,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 import { AwsChunkedDecoder, IntegrityCheck, isAwsChunked } from './aws-chunked.js';
-import { isUnsafeKey, isWritableKey } from './bucket-policy.js';
+import { isUnsafeKey, isWritableKey, keyTooLong } from './bucket-policy.js';
 import { S3GateError, sendS3Error } from './s3-errors.js';
 import { isSignatureParam, queryPairs, type SigningKeys, uriEncode, verifySigV4 } from './sigv4.js';
 
@@ -136,6 +136,12 @@ function authorize(
   }
   if (isUnsafeKey(key))
     throw new S3GateError('InvalidArgument', "Object keys must not contain '.' or '..' segments.");
+  const tooLong = keyTooLong(key);
+  if (tooLong) {
+    // Such an object can't exist: reads find nothing, writes are refused as S3 does.
+    if (read) throw new S3GateError('NoSuchKey', 'The specified key does not exist.');
+    throw new S3GateError('KeyTooLongError', tooLong);
+  }
   if (key === '') {
     if (read) return;
     if (method === 'POST' && params.has('delete')) return; // keys checked once the body is read

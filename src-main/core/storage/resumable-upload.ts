@@ -13,11 +13,13 @@ import {
 } from '@aws-sdk/client-s3';
 
 import { CourierError } from '../errors.js';
+import { NetworkError } from '../network/reachability.js';
 import { expectedEtags, readFully } from './file-checksum.js';
 import { assertDeliveryKey } from './object-key.js';
 import { choosePartSize, partCount, partRange, singlePutLimit } from './part-size.js';
 import { backoffDelay, classifyFailure, sleep } from './retry.js';
 import { isUnsupported } from './s3-capabilities.js';
+import { reachabilityOf } from './s3-client.js';
 import type { RestartReason, UploadContext } from './upload-context.js';
 import {
   type JournalEntry,
@@ -69,6 +71,7 @@ export async function withRetries<T>(
   attempt: (n: number) => Promise<T>,
   maxAttempts = ctx.maxAttempts,
 ): Promise<T> {
+  const startedAt = Date.now();
   for (let n = 1; ; n++) {
     try {
       const result = await attempt(n);
@@ -77,12 +80,20 @@ export async function withRetries<T>(
     } catch (error) {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       const kind = classifyFailure(error);
-      if ((kind !== 'retry' && kind !== 'slow-down') || n >= maxAttempts) throw error;
+      if (kind !== 'retry' && kind !== 'slow-down') throw error;
+      const delayMs =
+        backoffDelay(n, ctx.retryBaseMs) + (kind === 'slow-down' ? ctx.retryBaseMs : 0);
+      const lastTry = n >= maxAttempts || Date.now() + delayMs - startedAt > ctx.retryBudgetMs;
+      // A bucket that never answered once is reported as unreachable, for every file at once.
+      const unreachable =
+        error instanceof NetworkError
+          ? reachabilityOf(ctx.client)?.giveUp(error, lastTry ? Infinity : Date.now() + delayMs)
+          : undefined;
+      if (unreachable) throw unreachable;
+      if (lastTry) throw error;
       if (kind === 'slow-down' && ctx.budget.onThrottle()) {
         ctx.emit({ type: 'concurrency', limit: ctx.budget.limit });
       }
-      const delayMs =
-        backoffDelay(n, ctx.retryBaseMs) + (kind === 'slow-down' ? ctx.retryBaseMs : 0);
       ctx.emit({ type: 'retry', key, operation, attempt: n, delayMs, reason: describe(error) });
       await sleep(delayMs, ctx.signal);
     }
@@ -610,6 +621,12 @@ function explain(
   key: string,
   localPath: string,
 ): { code: string; message: string } {
+  if (error instanceof NetworkError) {
+    return {
+      code: 'network',
+      message: `Uploading ${key} got no answer from ${error.host} (${error.reason}); check the connection and run the upload again — it resumes.`,
+    };
+  }
   if (error instanceof CourierError) return { code: error.code, message: error.message };
   const e = error as {
     name?: string;
@@ -654,6 +671,15 @@ function explain(
     return {
       code: 'network',
       message: `Uploading ${key} kept failing (${describe(error)}); check the connection and run the upload again — it resumes.`,
+    };
+  }
+  if (status !== undefined && status >= 400 && status < 500) {
+    // A refusal that no retry can change (e.g. KeyTooLongError, InvalidArgument).
+    return {
+      code: 'refused',
+      message: `The bucket refused ${key} (${status}${e?.name && !/^\d+$/.test(e.name) ? ` ${e.name}` : ''}); ${
+        e?.name === 'KeyTooLongError' ? 'shorten the path' : 'the file was not uploaded'
+      }.`,
     };
   }
   return { code: 'upload-failed', message: `Uploading ${key} failed: ${describe(error)}.` };

@@ -1,3 +1,5 @@
+import { CourierError } from '../errors.js';
+
 /** How a failed request should be handled. */
 export type FailureKind = 'retry' | 'slow-down' | 'no-such-upload' | 'fatal';
 
@@ -39,6 +41,9 @@ interface ErrorLike {
 
 /** Sorts an error thrown by an S3 call into what the uploader should do about it. */
 export function classifyFailure(error: unknown): FailureKind {
+  // Our own errors say it themselves: a request without answer is retried, nothing else is
+  // (an unreachable host, a key the bucket can never take).
+  if (error instanceof CourierError) return error.code === 'network' ? 'retry' : 'fatal';
   const e = (error ?? {}) as ErrorLike;
   const name = e.Code ?? e.name ?? '';
   const status = e.$metadata?.httpStatusCode;

@@ -55,8 +55,18 @@ export interface UploadOptions {
   maxAttempts?: number;
   /** Base of the exponential backoff, in ms (default 250). */
   retryBaseMs?: number;
-  /** Idle-socket timeout per request, in ms (default 60 s): a stalled request is retried. */
+  /**
+   * Idle-socket timeout per request, in ms (default: the target's, else 20 s): a request whose
+   * connection carries no bytes this long is dropped and retried.
+   */
   idleTimeoutMs?: number;
+  /** Connect timeout per request, in ms (default: the target's, else 10 s). */
+  connectTimeoutMs?: number;
+  /**
+   * A request is not retried once this long has passed since its first attempt (default: the
+   * target's, else 60 s), whatever `maxAttempts` still allows.
+   */
+  retryBudgetMs?: number;
   /**
    * The largest file sent in one PUT once the link is known to be fast enough (default 64 MiB,
    * at most 5 GiB); larger files, and any file while the link's speed is unknown or slow, go
@@ -97,4 +107,6 @@ export interface UploadContext {
   singlePutMax: number;
   maxAttempts: number;
   retryBaseMs: number;
+  /** See UploadOptions.retryBudgetMs. */
+  retryBudgetMs: number;
 }

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 
 import type { S3Client } from '@aws-sdk/client-s3';
 
+import { resolveTimeouts } from '../network/timeouts.js';
 import { BufferPool } from './buffer-pool.js';
 import { ConcurrencyBudget } from './concurrency-budget.js';
 import { HashPool } from './file-checksum.js';
@@ -95,12 +96,14 @@ export class UploadQueue {
     this.started = true;
     const { target, dataDir, items, options = {} } = this.init;
     const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    const timeouts = resolveTimeouts(target.timeouts, {
+      idleMs: options.idleTimeoutMs,
+      connectMs: options.connectTimeoutMs,
+      retryBudgetMs: options.retryBudgetMs,
+    });
     const client =
       this.init.client ??
-      createS3Client(target, {
-        maxSockets: concurrency * 2 + 4,
-        idleTimeoutMs: options.idleTimeoutMs,
-      });
+      createS3Client({ ...target, timeouts }, { maxSockets: concurrency * 2 + 4 });
     // Two hashing threads: MD5 of a part is on its critical path, and a loaded machine slows it.
     const hashes = new HashPool(2);
     const probe = new LinkProbe();
@@ -133,6 +136,7 @@ export class UploadQueue {
       ),
       maxAttempts: options.maxAttempts ?? 8,
       retryBaseMs: options.retryBaseMs ?? 250,
+      retryBudgetMs: timeouts.retryBudgetMs,
     };
 
     const outcomes: FileOutcome[] = new Array(items.length);

@@ -103,9 +103,13 @@ describe('ServiceClient against the sandbox', () => {
   });
 
   describe('network', () => {
-    it('reports an unreachable host as a network error after its retries', async () => {
+    it('reports a host that never answers as unreachable, naming it, after its retries', async () => {
       const client = clientFor(sandbox, { baseUrl: 'http://127.0.0.1:9', retries: 1 });
-      await expect(client.listTags()).rejects.toMatchObject({ code: 'network', status: 0 });
+      await expect(client.listTags()).rejects.toMatchObject({
+        code: 'unreachable',
+        status: 0,
+        message: expect.stringMatching(/Can't reach the service at 127\.0\.0\.1:9 .*base URL/),
+      });
     });
   });
 });

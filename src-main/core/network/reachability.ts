@@ -1,0 +1,159 @@
+/**
+ * Whether a host (the delivery bucket, the service) has answered at all in this run. A host
+ * that never answered is given a bounded time before Courier says so in one line and stops
+ * sending to it, instead of retrying every file on its own for minutes.
+ */
+import { CourierError } from '../errors.js';
+
+/** What to tell the user to check, per kind of host. */
+export type HostKind = 'bucket' | 'service';
+
+const HINTS: Record<HostKind, string> = {
+  bucket:
+    "check the profile's bucket endpoint and region, and that this computer can reach it (network, VPN, proxy, firewall)",
+  service:
+    "check the profile's base URL, and that this computer can reach it (network, VPN, proxy, firewall)",
+};
+
+const NAMES: Record<HostKind, string> = { bucket: 'the delivery bucket', service: 'the service' };
+
+/** A request that got no answer from the host (refused, reset, timed out): retryable. */
+export class NetworkError extends CourierError {
+  constructor(
+    readonly kind: HostKind,
+    readonly host: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      'network',
+      `No answer from ${NAMES[kind]} at ${host} (${reason}); ${HINTS[kind]}.`,
+      options,
+    );
+    this.name = 'NetworkError';
+  }
+}
+
+/** How long the host stayed silent, unless the reason already says so. */
+function silence(reason: string, seconds: number): string {
+  return seconds >= 1 && !reason.startsWith('no answer') ? `; no answer for ${seconds} s` : '';
+}
+
+/** The host never answered within the allowed time: every request to it now fails at once. */
+export class UnreachableError extends CourierError {
+  constructor(
+    readonly kind: HostKind,
+    readonly host: string,
+    reason: string,
+    seconds: number,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      'unreachable',
+      `Can't reach ${NAMES[kind]} at ${host} (${reason}${silence(reason, seconds)}): ${HINTS[kind]}.`,
+      options,
+    );
+    this.name = 'UnreachableError';
+  }
+}
+
+/** A few words for why a request got no answer, from Node's, undici's or the SDK's error. */
+export function networkReason(error: unknown, timeouts?: { connectMs: number; idleMs: number }) {
+  const seen = new Set<unknown>();
+  for (
+    let e = error as { code?: string; name?: string; message?: string; cause?: unknown };
+    e && typeof e === 'object' && !seen.has(e);
+    e = e.cause as typeof e
+  ) {
+    seen.add(e);
+    switch (e.code) {
+      case 'ECONNREFUSED':
+        return 'connection refused';
+      case 'ENOTFOUND':
+      case 'EAI_AGAIN':
+        return 'host name not found';
+      case 'ECONNRESET':
+      case 'EPIPE':
+      case 'UND_ERR_SOCKET':
+        return 'connection reset';
+      case 'EHOSTUNREACH':
+      case 'ENETUNREACH':
+      case 'ENETDOWN':
+        return 'network unreachable';
+      case 'UND_ERR_CONNECT_TIMEOUT':
+        return 'no connection within the connect timeout';
+    }
+    const message = e.message ?? '';
+    if (/did not establish a connection/i.test(message)) {
+      return timeouts ? `no connection within ${timeouts.connectMs / 1000} s` : 'no connection';
+    }
+    if (e.name === 'TimeoutError' || /timed? ?out/i.test(message)) {
+      return timeouts ? `no answer within ${timeouts.idleMs / 1000} s` : 'timed out';
+    }
+  }
+  // Otherwise the innermost cause says most ("bad port" rather than undici's "fetch failed").
+  let inner = error as { code?: string; message?: string; cause?: unknown } | undefined;
+  for (let depth = 0; inner?.cause && typeof inner.cause === 'object' && depth < 5; depth++) {
+    inner = inner.cause as typeof inner;
+  }
+  return (inner?.code ?? inner?.message ?? String(error)).slice(0, 120);
+}
+
+/** One host's record of whether it has answered yet in this run. */
+export class Reachability {
+  #firstAttemptAt: number | undefined;
+  #answered = false;
+  #unreachable: UnreachableError | undefined;
+
+  constructor(
+    readonly kind: HostKind,
+    readonly host: string,
+    private readonly unreachableMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Set once the host was declared unreachable: requests should fail with it at once. */
+  get unreachable(): UnreachableError | undefined {
+    return this.#unreachable;
+  }
+
+  /** A request is about to be sent. */
+  attempting(): void {
+    this.#firstAttemptAt ??= this.now();
+  }
+
+  /**
+   * Until the host first answers: when it will be declared unreachable (epoch ms), so a request
+   * that is still waiting then can stop waiting. Undefined once it has answered.
+   */
+  deadline(): number | undefined {
+    if (this.#answered) return undefined;
+    return (this.#firstAttemptAt ?? this.now()) + this.unreachableMs;
+  }
+
+  /** The host answered something (any HTTP status): it is reachable. */
+  answered(): void {
+    this.#answered = true;
+  }
+
+  /**
+   * After a request failed without an answer, and before the caller retries it at `retryAt`
+   * (epoch ms; Infinity when it has no retry left): the error to stop with when the host has
+   * never answered and would still be silent `unreachableMs` after its first request; else
+   * undefined. Deciding before the backoff, not after it, keeps the report within the bound.
+   */
+  giveUp(failure: NetworkError, retryAt: number): UnreachableError | undefined {
+    if (this.#unreachable) return this.#unreachable;
+    if (this.#answered || this.#firstAttemptAt === undefined) return undefined;
+    if (retryAt - this.#firstAttemptAt < this.unreachableMs) return undefined;
+    const silentMs = this.now() - this.#firstAttemptAt;
+    this.#unreachable = new UnreachableError(
+      this.kind,
+      this.host,
+      failure.reason,
+      Math.round(silentMs / 1000),
+      { cause: failure },
+    );
+    return this.#unreachable;
+  }
+}
