@@ -182,11 +182,10 @@ describe('courier against a bucket that does not answer', () => {
       await writeFile(join(dir, 'short.wav'), Buffer.alloc(3000, 2));
       const env = await profile('Names', sandbox.info.bucket.endpoint);
       const run = await runCli(['upload', dir, '--to', 'Names', '--profile', 'Names'], { env });
-      expect(run.code).toBe(1);
-      expect(run.stderr).toContain('1 uploaded');
-      const failed = linesOf(run.stderr).filter((line) => line.startsWith('failed:'));
-      expect(failed).toHaveLength(1);
-      expect(failed[0]).toMatch(/refused .*KeyTooLongError.*shorten the path/);
+      // Refused before anything is sent: names over 200 bytes are a usage error (exit 2).
+      expect(run.code).toBe(2);
+      expect(linesOf(run.stderr)).toHaveLength(1);
+      expect(run.stderr).toMatch(/longer than 200 bytes; shorten it/);
       expect(run.stderr).not.toMatch(/InternalError|non-retryable|kept failing|\n\s+at /);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -196,12 +195,12 @@ describe('courier against a bucket that does not answer', () => {
   it('refuses a key over 1,024 bytes before sending anything, in one line', async () => {
     const dir = join(home, '..', `net-deep-${Date.now()}`);
     try {
-      const deep = join(dir, ...Array.from({ length: 5 }, (_, i) => `${i}${'d'.repeat(220)}`));
+      const deep = join(dir, ...Array.from({ length: 6 }, (_, i) => `${i}${'d'.repeat(185)}`));
       await mkdir(deep, { recursive: true });
       await writeFile(join(deep, 'x.wav'), Buffer.alloc(3000, 3));
       const env = await profile('Deep', sandbox.info.bucket.endpoint);
       const run = await runCli(['upload', dir, '--to', 'Deep', '--profile', 'Deep'], { env });
-      expect(run.code).toBe(1);
+      expect(run.code).toBe(2);
       expect(linesOf(run.stderr)).toHaveLength(1);
       expect(run.stderr).toMatch(/longer than S3's 1,024 bytes; shorten the path/);
     } finally {
