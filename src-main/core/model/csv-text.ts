@@ -52,7 +52,25 @@ function binary(name: string): CourierError {
   );
 }
 
+// Windows-1252's 0x80-0x9F (WHATWG table; the five undefined bytes stay C1 controls, refused
+// as binary). Node 20's TextDecoder('windows-1252') decodes these as Latin-1, so not used.
+const cp1252High =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+function decodeWindows1252(bytes: Uint8Array): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 8192) {
+    const chunk = bytes.subarray(i, i + 8192);
+    text += String.fromCharCode(
+      ...Array.from(chunk, (b) => (b >= 0x80 && b < 0xa0 ? cp1252High.charCodeAt(b - 0x80) : b)),
+    );
+  }
+  return text;
+}
+
 function decode(bytes: Uint8Array, encoding: Exclude<CsvEncoding, 'auto'>, name: string): string {
+  if (encoding === 'windows-1252') return decodeWindows1252(bytes);
   try {
     return new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
@@ -119,7 +137,7 @@ export function decodeCsvBytes(
       encoding = 'utf-8';
     } catch {
       // Not UTF-8: Excel's "CSV" on Windows writes the ANSI code page, Windows-1252 in the West.
-      text = new TextDecoder('windows-1252').decode(body);
+      text = decodeWindows1252(body);
       encoding = 'windows-1252';
     }
   }
