@@ -158,7 +158,7 @@ describe('mergeCsv()', () => {
       customerTags: fromTag([{ category: 'Mood', tag: 'Nostalgic' }]),
       album: {
         title: fromTag('Le Jardin du Luxembourg'),
-        upc: fromTag('5099749189125'),
+        upc: fromTag('5099749189126'),
         releaseDate: fromTag('1975-06-01'),
         type: fromTag('Album'),
         trackPosition: fromTag('1'),
