@@ -6,13 +6,13 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, relative, sep } from 'node:path';
 
 import { CourierError } from '../errors.js';
-import { type CsvEncoding, readCsv } from '../model/csv-text.js';
+import type { CsvEncoding } from '../model/csv-text.js';
 import { draftToTrack } from '../model/ingestion-body.js';
 import {
   type CsvMerge,
   mergeCsv,
   mergeFindings,
-  strictMapping,
+  readMetadataCsv,
   urlRowDraft,
 } from '../model/metadata-csv.js';
 import { finishScan } from '../model/read-result.js';
@@ -42,7 +42,7 @@ export interface PreparedInput {
   findings: PlanFinding[];
 }
 
-/** Reads a metadata CSV's bytes and maps its header; every column must be known. */
+/** Reads a metadata CSV file; every column must be known (see `readMetadataCsv`). */
 async function readMetadataFile(path: string, encoding: CsvEncoding | undefined) {
   const name = basename(path);
   const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
@@ -51,8 +51,7 @@ async function readMetadataFile(path: string, encoding: CsvEncoding | undefined)
       `cannot read the metadata CSV ${path} (${error.code ?? error.message}); check the path`,
     );
   });
-  const table = readCsv(bytes, { encoding, name });
-  return { name, table, mapping: strictMapping(table.header, name) };
+  return { name, ...readMetadataCsv(bytes, { encoding, name }) };
 }
 
 /** Reads what a plan needs from the disk. */

@@ -6,7 +6,7 @@
  * changes nothing and is reported.
  */
 import { UsageError } from '../errors.js';
-import type { CsvTable } from './csv-text.js';
+import { type CsvTable, readCsv, type ReadCsvOptions } from './csv-text.js';
 import { normalizeIsrc } from './isrc.js';
 import {
   acceptedHeaders,
@@ -54,6 +54,32 @@ export function strictMapping(header: readonly string[], name = 'the CSV'): CsvM
     );
   }
   return mapping;
+}
+
+/**
+ * Reads a metadata CSV for `courier deliver --metadata`: bytes decoded and parsed as `readCsv`
+ * does, every header naming a column, no row wider than the header. Throws a one-line
+ * CourierError (unreadable bytes) or UsageError (columns, cells).
+ */
+export function readMetadataCsv(
+  bytes: Uint8Array,
+  options: ReadCsvOptions = {},
+): { table: CsvTable; mapping: CsvMapping } {
+  const name = options.name ?? 'the CSV';
+  const table = readCsv(bytes, { ...options, name });
+  if (table.header.length === 0) {
+    throw new UsageError(`${name} is empty; it needs a header row naming its columns`);
+  }
+  const mapping = strictMapping(table.header, name);
+  const wide = table.rows.find((row) =>
+    row.cells.slice(table.header.length).some((cell) => cell.trim() !== ''),
+  );
+  if (wide) {
+    throw new UsageError(
+      `${name} row ${wide.line} has ${wide.cells.length} cells but the header names ${table.header.length} columns; check the delimiter and quotes`,
+    );
+  }
+  return { table, mapping };
 }
 
 /** A file path as the matcher compares it: NFC, forward slashes, no leading "./". */

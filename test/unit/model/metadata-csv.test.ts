@@ -8,6 +8,7 @@ import {
   guessMapping,
   mergeCsv,
   mergeFindings,
+  readMetadataCsv,
   strictMapping,
 } from '../../../src-main/core/model/metadata-csv.js';
 import type { DraftTrack } from '../../../src-main/core/model/track.js';
@@ -68,6 +69,16 @@ describe('the column vocabulary', () => {
       'title',
       'release_date',
     ]);
+  });
+
+  it('refuses a row with more cells than the header, or an empty file', () => {
+    const bytes = new TextEncoder().encode('file,title\nA/01.flac,One,Extra\n');
+    expect(() => readMetadataCsv(bytes, { name: 'm.csv' })).toThrow(
+      'm.csv row 2 has 3 cells but the header names 2 columns; check the delimiter and quotes',
+    );
+    expect(() => readMetadataCsv(new Uint8Array(), { name: 'm.csv' })).toThrow(
+      'm.csv is empty; it needs a header row naming its columns',
+    );
   });
 
   it('refuses two columns meaning the same field', () => {
