@@ -33,7 +33,7 @@ export interface ReadCsvOptions {
   name?: string;
 }
 
-// Excel and LibreOffice prefix a leading ' to keep a cell from being read as a formula.
+// A leading ' makes a spreadsheet show a cell as text instead of running it as a formula.
 const formulaStart = /^'*[=+\-@\t\r]/;
 // C0 controls other than tab, LF, CR, and the C1 bytes Windows-1252 leaves undefined.
 function hasBinaryChar(text: string): boolean {
@@ -81,7 +81,7 @@ function decode(bytes: Uint8Array, encoding: Exclude<CsvEncoding, 'auto'>, name:
   }
 }
 
-/** Where NUL bytes say the text is UTF-16 without a BOM: ASCII has one NUL per character. */
+/** What NUL bytes say: UTF-16 without a BOM puts one beside each ASCII character, on one side. */
 function utf16ByNuls(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | 'none' | 'binary' {
   let even = 0;
   let odd = 0;
@@ -92,8 +92,9 @@ function utf16ByNuls(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | 'none' | 'bin
     else odd++;
   }
   if (even === 0 && odd === 0) return 'none';
-  if (even === 0 && odd >= end / 8) return 'utf-16le';
-  if (odd === 0 && even >= end / 8) return 'utf-16be';
+  // All on one side: UTF-16 (text in other scripts has few NULs). Decoding checks the rest.
+  if (even === 0) return 'utf-16le';
+  if (odd === 0) return 'utf-16be';
   return 'binary';
 }
 

@@ -62,6 +62,13 @@ describe('readCsv()', () => {
     expect(readCsv(be)).toMatchObject({ ...expected, encoding: 'utf-16be' });
   });
 
+  it('reads BOM-less UTF-16 whose text is mostly in other scripts', () => {
+    const text = `title\n${'東京の夜、'.repeat(2000)}\n`;
+    expect(readCsv(new Uint8Array(Buffer.from(text, 'utf16le'))).rows[0]!.cells[0]).toBe(
+      '東京の夜、'.repeat(2000),
+    );
+  });
+
   it('detects comma, semicolon and tab from the header, quotes respected', () => {
     const bytes = (text: string) => saved(text, 'utf-8');
     expect(readCsv(bytes('"a;b",c,d\n1,2,3\n')).delimiter).toBe(',');
