@@ -100,25 +100,43 @@ export interface RowKeys {
   isrc?: string;
 }
 
-/** A matcher over drafts: the file first, then outer_id, then an ISRC only one track carries. */
+/** A path's tails at folder boundaries, longest first: `a/b/c.mp3` → `b/c.mp3`, `c.mp3`. */
+function tails(path: string): string[] {
+  const parts = path.split('/');
+  return parts.slice(1).map((_, i) => parts.slice(i + 1).join('/'));
+}
+
+/**
+ * A matcher over drafts: the file first, then outer_id, then an ISRC only one track carries.
+ * A file matches exactly or, failing that, by its tail: the grid's paths start with the folder
+ * the user dropped (`Night Shift/03 Harbour.m4a`), the CLI's are relative to that folder.
+ */
 export function rowMatcher(drafts: readonly DraftTrack[]): (keys: RowKeys) => RowMatch {
-  const index = (key: (d: DraftTrack) => string | undefined) => {
+  const index = (keys: (d: DraftTrack) => (string | undefined)[]) => {
     const map = new Map<string, number[]>();
     drafts.forEach((draft, i) => {
-      const k = key(draft);
-      if (!k) return;
-      const list = map.get(k);
-      if (list) list.push(i);
-      else map.set(k, [i]);
+      for (const k of new Set(keys(draft))) {
+        if (!k) continue;
+        const list = map.get(k);
+        if (list) list.push(i);
+        else map.set(k, [i]);
+      }
     });
     return map;
   };
-  const byFile = index((d) => matchPath(d.file));
-  const byOuterId = index((d) => d.outerId?.value.trim());
-  const byIsrc = index((d) => d.isrc && normalizeIsrc(d.isrc.value));
+  const byFile = index((d) => [matchPath(d.file)]);
+  const byFileTail = index((d) => tails(matchPath(d.file)));
+  const byOuterId = index((d) => [d.outerId?.value.trim()]);
+  const byIsrc = index((d) => [d.isrc && normalizeIsrc(d.isrc.value)]);
+  const fileMatches = (file: string): number[] | undefined => {
+    const path = matchPath(file);
+    if (byFile.has(path)) return byFile.get(path);
+    for (const tail of tails(path)) if (byFile.has(tail)) return byFile.get(tail);
+    return byFileTail.get(path);
+  };
   return (keys) => {
     const steps = [
-      ['file', keys.file && byFile.get(matchPath(keys.file))],
+      ['file', keys.file?.trim() && fileMatches(keys.file)],
       ['outer_id', keys.outerId?.trim() && byOuterId.get(keys.outerId.trim())],
       ['isrc', keys.isrc?.trim() && byIsrc.get(normalizeIsrc(keys.isrc))],
     ] as const;

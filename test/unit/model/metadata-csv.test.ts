@@ -114,6 +114,20 @@ describe('mergeCsv()', () => {
     expect(cliMerge(nfd, 'file,title\nÉté/01.flac,T\n').matched).toBe(1);
   });
 
+  it("matches the grid's paths (dropped folder first) to the CLI's (relative to it), and back", () => {
+    const cli = [draft('03 Harbour.m4a'), draft('Bonus/03 Harbour.m4a')];
+    const merge = cliMerge(
+      cli,
+      'file,title\nNight Shift/03 Harbour.m4a,A\nNight Shift/Bonus/03 Harbour.m4a,B\n',
+    );
+    expect(merge.drafts.map((d) => d.title?.value)).toEqual(['A', 'B']);
+    const grid = [draft('Night Shift/01.flac'), draft('Night Shift/02.flac')];
+    expect(cliMerge(grid, 'file,title\n02.flac,Two\n').drafts[1]!.title?.value).toBe('Two');
+    // A bare name two folders share says nothing about which.
+    const two = [draft('CD1/01.flac'), draft('CD2/01.flac')];
+    expect(cliMerge(two, 'file,title\n01.flac,X\n').ambiguous).toHaveLength(1);
+  });
+
   it('changes nothing for a row that matches several tracks, and names the row', () => {
     const merge = cliMerge(library(), 'isrc,title\nGBAYE2100006,Which one?\n');
     expect(merge.changes).toEqual([]);
