@@ -137,5 +137,8 @@ describe('history CSV', () => {
     const csv = historyCsv([plan.record]);
     expect(csv.split('\r\n')[0]).toMatch(/^id,state,profile,/);
     expect(csv).toContain(`,'=cmd,`);
+    // A tab or a carriage return first also starts a formula in some spreadsheets.
+    const tabbed = historyCsv([{ ...plan.record, error: '\t=1+1' }]);
+    expect(tabbed.trimEnd().endsWith(`,'\t=1+1`)).toBe(true);
   });
 });
