@@ -1,13 +1,25 @@
 import { SvelteMap } from 'svelte/reactivity';
 
+import { parseCsvText } from '../../src-main/core/model/csv-text.js';
 import type { BucketListingView, CourierApi } from '../../src-main/ipc/contract.js';
-import { parseDelimited } from '../lib/csv.js';
 import { downloadFrom } from '../lib/download.js';
 
 /** A download to a file the user chose, as far as it has come. */
 export interface SaveProgress {
   receivedBytes: number;
   totalBytes: number;
+}
+
+/** A CSV object's first rows as a table; a preview cut inside a quoted cell shows plain lines. */
+function parsePreview(text: string): string[][] {
+  try {
+    return parseCsvText(text).slice(0, 201);
+  } catch {
+    return text
+      .split(/\r?\n/)
+      .slice(0, 201)
+      .map((line) => [line]);
+  }
 }
 
 /** The delivery bucket browser: one prefix at a time, previews, downloads and deletes. */
@@ -72,7 +84,7 @@ export class BucketState {
     this.preview = {
       key,
       kind: csv ? 'csv' : 'text',
-      rows: csv ? parseDelimited(text).slice(0, 201) : [],
+      rows: csv ? parsePreview(text) : [],
       text: shown,
       truncated,
     };

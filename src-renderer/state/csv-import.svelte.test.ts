@@ -1,19 +1,21 @@
 import { describe, expect, it } from 'vitest';
 
-import { formatCsv, parseDelimited, parseTsv } from '../lib/csv.js';
+import { formatCsv, parseCsvText, parseTsv } from '../../src-main/core/model/csv-text.js';
 import { CsvImport, exportCsv, guessTarget } from './csv-import.svelte.js';
 import { libraryWith } from './fake-library.js';
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
 
 describe('CSV', () => {
   it('parses quotes, embedded newlines, a BOM and semicolons; formats back', () => {
     const text = '\ufeffa;b\r\n"x;1";"he said ""hi"""\r\n"multi\nline";\r\n';
-    const rows = parseDelimited(text);
+    const rows = parseCsvText(text);
     expect(rows).toEqual([
       ['a', 'b'],
       ['x;1', 'he said "hi"'],
       ['multi\nline', ''],
     ]);
-    expect(parseDelimited(formatCsv(rows), ',')).toEqual(rows);
+    expect(parseCsvText(formatCsv(rows), ',')).toEqual(rows);
     expect(parseTsv('a\tb\n')).toEqual([['a', 'b']]);
   });
 
@@ -27,7 +29,7 @@ describe('CSV', () => {
     ]);
   });
 
-  it('matches by ISRC, then outer_id, then path; empty cells never erase; ids stay text', async () => {
+  it('matches by file, then outer_id, then ISRC; empty cells never erase; ids stay text', async () => {
     const { library } = await libraryWith({
       'A/01.flac': { title: 'One', isrc: 'GBAYE2100001' },
       'A/02.flac': { title: 'Two' },
@@ -35,13 +37,15 @@ describe('CSV', () => {
     });
     const csv = new CsvImport(
       library,
-      [
-        'isrc,outer_id,file,title,upc',
-        'GB-AYE-21-00001,,,Uno,',
-        ',02,,Dos,0012345678905',
-        ',,A/03.flac,,',
-        ',,A/none.flac,Nada,',
-      ].join('\n'),
+      utf8(
+        [
+          'isrc,outer_id,file,title,upc',
+          'GB-AYE-21-00001,,,Uno,',
+          ',02,,Dos,0012345678905',
+          ',,A/03.flac,,',
+          ',,A/none.flac,Nada,',
+        ].join('\n'),
+      ),
     );
     const { changes, matched, unmatched } = csv.preview;
     expect(matched).toBe(3);
@@ -68,5 +72,56 @@ describe('CSV', () => {
     const text = exportCsv(rows, grid.visible);
     expect(text.split('\r\n')[0]).toMatch(/^file,outer_id,title,/);
     expect(text).toContain('A/01.flac,01,"One, ""quoted"""');
+  });
+
+  it('a row naming one file changes only that file, even when another track shares its ISRC', async () => {
+    const { library } = await libraryWith({
+      'CD1/06 Foghorn Blues.mp3': { title: 'Foghorn Blues', isrc: 'GBAYE2100006' },
+      'CD2/04 Ebb.m4a': { title: 'Ebb', isrc: 'GBAYE2100006' },
+    });
+    const csv = new CsvImport(
+      library,
+      utf8(
+        'file,isrc,title\r\nCD1/06 Foghorn Blues.mp3,GBAYE2100006,Foghorn Blues (Live)\r\n,GBAYE2100006,Both?\r\n',
+      ),
+    );
+    const { changes, matched, ambiguous } = csv.preview;
+    expect(matched).toBe(1);
+    expect(changes.map((c) => `${c.file}:${c.column}=${c.after}`)).toEqual([
+      'CD1/06 Foghorn Blues.mp3:title=Foghorn Blues (Live)',
+    ]);
+    expect(ambiguous).toEqual([
+      {
+        line: 3,
+        key: 'ISRC GBAYE2100006',
+        tracks: ['CD1/06 Foghorn Blues.mp3', 'CD2/04 Ebb.m4a'],
+      },
+    ]);
+    expect(csv.apply()).toBe(1);
+    expect(library.rows.map((row) => row.draft.title?.value)).toEqual([
+      'Foghorn Blues (Live)',
+      'Ebb',
+    ]);
+  });
+
+  it('reads a semicolon CSV saved in Windows-1252 by a European spreadsheet', async () => {
+    const { library } = await libraryWith({ 'A/01.flac': { title: 'One' } });
+    const bytes = Uint8Array.from(
+      [...'Datei;Titel;Track Title\r\nA/01.flac;;\xc9t\xe9 indien\r\n'].map((c) => c.charCodeAt(0)),
+    );
+    const csv = new CsvImport(library, bytes, 'export.csv');
+    expect(csv.headers).toEqual(['Datei', 'Titel', 'Track Title']);
+    csv.mapping = ['file', '', 'title'];
+    expect(csv.preview.changes.map((c) => c.after)).toEqual(['Été indien']);
+  });
+
+  it('exports formula-like cells with a leading quote, read back as they were', async () => {
+    const { library, grid } = await libraryWith({ 'A/01.flac': { title: '=HYPERLINK("x")' } });
+    const rows = grid.viewIds.map((id) => grid.library.row(id)!);
+    const text = exportCsv(rows, grid.visible);
+    expect(text).toContain(`"'=HYPERLINK(""x"")"`);
+    const csv = new CsvImport(library, utf8(text));
+    expect(csv.body[0]).toContain('=HYPERLINK("x")');
+    expect(csv.preview.changes).toEqual([]);
   });
 });

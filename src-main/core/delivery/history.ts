@@ -4,6 +4,7 @@
  */
 import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 
+import { formatCsv } from '../model/csv-text.js';
 import { deliveryPrefix } from '../storage/object-key.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import type { DeliverySummary } from './delivery-summary.js';
@@ -38,20 +39,11 @@ export function summarize(record: DeliveryRecord): DeliverySummary {
   };
 }
 
-function csvCell(value: unknown): string {
-  const text = String(value ?? '');
-  return /[",\r\n]/.test(text) || /^[=+\-@]/.test(text)
-    ? `"${(/^[=+\-@]/.test(text) ? `'${text}` : text).replaceAll('"', '""')}"`
-    : text;
-}
-
 /** The history as CSV (one row per delivery, header first), formula-safe for spreadsheets. */
 export function historyCsv(records: DeliveryRecord[]): string {
-  const rows = records.map(summarize);
   const header = Object.keys(summarize(emptyRecord)) as (keyof DeliverySummary)[];
-  return [header.join(','), ...rows.map((r) => header.map((h) => csvCell(r[h])).join(','))]
-    .map((line) => `${line}\r\n`)
-    .join('');
+  const rows = records.map(summarize).map((r) => header.map((h) => String(r[h] ?? '')));
+  return formatCsv([header, ...rows]);
 }
 
 /** What is left in a delivery's folder: empty means the service has taken every file. */

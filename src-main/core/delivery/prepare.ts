@@ -3,12 +3,24 @@
  * and merges an optional metadata CSV. Reads the disk only; never writes, never connects.
  */
 import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 
+import { CourierError } from '../errors.js';
 import { isDeliverable, listLocalFiles } from '../files/local-files.js';
+import type { CsvEncoding } from '../model/csv-text.js';
+import { draftToTrack } from '../model/ingestion-body.js';
+import {
+  type CsvMerge,
+  mergeCsv,
+  mergeFindings,
+  readMetadataCsv,
+  urlRowDraft,
+} from '../model/metadata-csv.js';
 import { finishScan } from '../model/read-result.js';
+import type { DraftTrack } from '../model/track.js';
+import { validateDelivery } from '../model/validate.js';
 import { scanFolder } from '../tags/scan-folder.js';
 import type { DeliveryMode } from './delivery-record.js';
-import { mergeMetadata, readMetadataCsv } from './metadata-csv.js';
 import type { LocalFile, PlanFinding, PlannedTrack } from './plan.js';
 
 /** The files a delivery of `dir` holds (`listLocalFiles`), and a finding for those it leaves out. */
@@ -44,11 +56,25 @@ export interface PreparedInput {
   findings: PlanFinding[];
 }
 
+/** Reads a metadata CSV file; every column must be known (see `readMetadataCsv`). */
+async function readMetadataFile(path: string, encoding: CsvEncoding | undefined) {
+  const name = basename(path);
+  const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
+    throw new CourierError(
+      'csv-unreadable',
+      `cannot read the metadata CSV ${path} (${error.code ?? error.message}); check the path`,
+    );
+  });
+  return { name, ...readMetadataCsv(bytes, { encoding, name }) };
+}
+
 /** Reads what a plan needs from the disk. */
 export async function prepareDelivery(args: {
   dir: string;
   mode: DeliveryMode;
   metadataCsv?: string;
+  /** The metadata CSV's encoding (`--metadata-encoding`); detected when absent or `auto`. */
+  metadataEncoding?: CsvEncoding;
   download?: boolean;
   signal?: AbortSignal;
 }): Promise<PreparedInput> {
@@ -56,42 +82,42 @@ export async function prepareDelivery(args: {
   const { files } = listing;
   const findings: PlanFinding[] = args.mode === 'json' ? [] : listing.findings;
   if (args.mode !== 'json') return { files, findings };
+  // Read before the scan: a CSV that cannot be used stops the command before any slow work.
+  const csv = args.metadataCsv
+    ? await readMetadataFile(args.metadataCsv, args.metadataEncoding)
+    : undefined;
+  let merged: CsvMerge | undefined;
+  // Merged after outer_ids are assigned and before validation: CSV values are checked per track.
+  const mergeCsvInto = csv
+    ? (drafts: DraftTrack[]) => (merged = mergeCsv(drafts, csv.table, csv.mapping)).drafts
+    : undefined;
   let tracks: PlannedTrack[] = [];
   if (!args.download) {
-    const entries = finishScan(await scanFolder(args.dir, { signal: args.signal }));
+    const entries = finishScan(
+      await scanFolder(args.dir, { signal: args.signal }),
+      undefined,
+      mergeCsvInto,
+    );
     tracks = entries
       .filter((e) => e.track || e.findings.some((f) => f.level === 'error'))
       .map((e) => ({ path: e.file, track: e.track, findings: e.findings }));
   }
-  if (args.metadataCsv) {
-    const { rows, unknown } = readMetadataCsv(await readFile(args.metadataCsv, 'utf8'));
-    if (unknown.length > 0) {
-      findings.push({
-        level: 'warning',
-        message: `${args.metadataCsv}: column(s) ${unknown.join(', ')} ignored`,
+  if (csv) {
+    if (args.download) {
+      // Nothing is read from disk: each row with a URL and an outer_id is a track of its own.
+      const drafts: DraftTrack[] = [];
+      const rows = csv.table.rows.filter((row) => {
+        const draft = urlRowDraft(row.cells, csv.table.header, csv.mapping);
+        if (draft) drafts.push(draft);
+        return !draft;
       });
+      const validation = validateDelivery(drafts);
+      drafts.forEach((draft, i) => {
+        tracks.push({ track: draftToTrack(draft), findings: validation[i]! });
+      });
+      merged = mergeCsv([], { header: csv.table.header, rows }, csv.mapping);
     }
-    const unmatched = mergeMetadata(tracks, rows);
-    for (const row of unmatched) {
-      if (args.download && row.primary_media && row.outer_id) {
-        const { path, ...rest } = row;
-        void path;
-        tracks.push({
-          track: {
-            outer_id: rest.outer_id,
-            primary_media: rest.primary_media,
-            ...(rest.title ? { title: rest.title } : {}),
-            ...(rest.isrc ? { isrc: rest.isrc } : {}),
-          },
-          findings: [],
-        });
-      } else {
-        findings.push({
-          level: 'warning',
-          message: `metadata row matches no track (${row.isrc ?? row.outer_id ?? row.path ?? 'no key'})`,
-        });
-      }
-    }
+    if (merged) findings.push(...mergeFindings(merged, csv.name));
   }
   return { files, tracks, findings };
 }

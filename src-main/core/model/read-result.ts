@@ -79,16 +79,21 @@ export interface ScanEntry {
   findings: Finding[];
 }
 
-/** Assigns outer_ids across the delivery, validates it, and merges read and validation findings. */
+/**
+ * Assigns outer_ids across the delivery, applies `edit` (a metadata CSV, one draft per draft),
+ * validates it, and merges read and validation findings.
+ */
 export function finishScan(
   results: FileReadResult[],
   strategy: OuterIdStrategy = { kind: 'default' },
+  edit?: (drafts: DraftTrack[]) => DraftTrack[],
 ): ScanEntry[] {
   const readable = results.filter((r) => r.draft !== null);
-  const drafts = assignOuterIds(
+  const assigned = assignOuterIds(
     readable.map((r) => r.draft!),
     strategy,
   );
+  const drafts = edit ? edit(assigned) : assigned;
   const validation = validateDelivery(drafts);
   const byResult = new Map(readable.map((r, i) => [r, i] as const));
   return results.map((result) => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
 import { historyCsv } from '../../../src-main/core/delivery/history.js';
-import { mergeMetadata, readMetadataCsv } from '../../../src-main/core/delivery/metadata-csv.js';
 import {
   chooseFolder,
   type LocalFile,
@@ -130,23 +129,6 @@ describe('planDelivery', () => {
   });
 });
 
-describe('metadata CSV', () => {
-  it('matches by ISRC, then outer_id, then path; an empty cell never erases', () => {
-    const tracks = [
-      { path: 'a.mp3', track: { outer_id: 'A', isrc: 'GBABC2600001', title: 'Tag A' } },
-      { path: 'b.mp3', track: { outer_id: 'B', title: 'Tag B' } },
-      { path: 'c.mp3', track: { outer_id: 'C', title: 'Tag C' } },
-    ];
-    const { rows } = readMetadataCsv(
-      'isrc,outer_id,path,title,lyrics\r\ngb-abc-26-00001,,,"New, A",\n,B,,,"la ""la"""\n,,c.mp3,New C,\n,Z,,x,\n',
-    );
-    const unmatched = mergeMetadata(tracks, rows);
-    expect(tracks.map((t) => t.track.title)).toEqual(['New, A', 'Tag B', 'New C']);
-    expect((tracks[1]!.track as { lyrics?: string }).lyrics).toBe('la "la"');
-    expect(unmatched).toEqual([{ outer_id: 'Z', title: 'x' }]);
-  });
-});
-
 describe('history CSV', () => {
   it('has a header and neutralises formulas', () => {
     const plan = planDelivery(
@@ -154,6 +136,9 @@ describe('history CSV', () => {
     );
     const csv = historyCsv([plan.record]);
     expect(csv.split('\r\n')[0]).toMatch(/^id,state,profile,/);
-    expect(csv).toContain(`"'=cmd"`);
+    expect(csv).toContain(`,'=cmd,`);
+    // A tab or a carriage return first also starts a formula in some spreadsheets.
+    const tabbed = historyCsv([{ ...plan.record, error: '\t=1+1' }]);
+    expect(tabbed.trimEnd().endsWith(`,'\t=1+1`)).toBe(true);
   });
 });

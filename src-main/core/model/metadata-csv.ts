@@ -1,0 +1,294 @@
+/**
+ * A metadata CSV merged over drafts, the same for the grid's import and `courier deliver
+ * --metadata`: headers mapped onto the shared column vocabulary, each row matched to one track
+ * (file, then outer_id, then ISRC only when it names exactly one track), and each non-empty cell
+ * written through its column. An empty cell never erases; a row that would match several tracks
+ * changes nothing and is reported.
+ */
+import { UsageError } from '../errors.js';
+import { type CsvTable, readCsv, type ReadCsvOptions } from './csv-text.js';
+import { normalizeIsrc } from './isrc.js';
+import {
+  acceptedHeaders,
+  columnForHeader,
+  metadataCells,
+  type MetadataColumnId,
+} from './metadata-columns.js';
+import type { DraftTrack, Finding } from './track.js';
+
+/** Where each CSV column goes, by header index: a metadata column, or nowhere (''). */
+export type CsvMapping = (MetadataColumnId | '')[];
+
+/** The mapping the headers suggest; a header naming no column maps to ''. */
+export function guessMapping(header: readonly string[]): CsvMapping {
+  return header.map((h) => columnForHeader(h) ?? '');
+}
+
+/**
+ * The mapping of a CSV whose every header must name a column (the CLI's): throws a UsageError
+ * naming the unknown or repeated headers and listing the accepted names.
+ */
+export function strictMapping(header: readonly string[], name = 'the CSV'): CsvMapping {
+  const mapping = guessMapping(header);
+  const unknown = header.filter((h, i) => mapping[i] === '' && h.trim() !== '');
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `${name}: unknown column(s) ${unknown.map((h) => `'${h}'`).join(', ')}; rename them to one of ${acceptedHeaders()}`,
+    );
+  }
+  const seen = new Map<MetadataColumnId, string>();
+  header.forEach((h, i) => {
+    const id = mapping[i];
+    if (!id) return;
+    const first = seen.get(id);
+    if (first !== undefined) {
+      throw new UsageError(
+        `${name}: columns '${first}' and '${h}' both give ${id}; keep one of them`,
+      );
+    }
+    seen.set(id, h);
+  });
+  if (!mapping.some((id) => id === 'file' || id === 'outer_id' || id === 'isrc')) {
+    throw new UsageError(
+      `${name}: no file, outer_id or isrc column, so no row can be matched to a track; add one`,
+    );
+  }
+  return mapping;
+}
+
+/**
+ * Reads a metadata CSV for `courier deliver --metadata`: bytes decoded and parsed as `readCsv`
+ * does, every header naming a column, no row wider than the header. Throws a one-line
+ * CourierError (unreadable bytes) or UsageError (columns, cells).
+ */
+export function readMetadataCsv(
+  bytes: Uint8Array,
+  options: ReadCsvOptions = {},
+): { table: CsvTable; mapping: CsvMapping } {
+  const name = options.name ?? 'the CSV';
+  const table = readCsv(bytes, { ...options, name });
+  if (table.header.length === 0) {
+    throw new UsageError(`${name} is empty; it needs a header row naming its columns`);
+  }
+  const mapping = strictMapping(table.header, name);
+  const wide = table.rows.find((row) =>
+    row.cells.slice(table.header.length).some((cell) => cell.trim() !== ''),
+  );
+  if (wide) {
+    throw new UsageError(
+      `${name} row ${wide.line} has ${wide.cells.length} cells but the header names ${table.header.length} columns; check the delimiter and quotes`,
+    );
+  }
+  return { table, mapping };
+}
+
+/** A file path as the matcher compares it: NFC, forward slashes, no leading "./". */
+export function matchPath(path: string): string {
+  return path.trim().replace(/\\/g, '/').replace(/^\.\//, '').normalize('NFC');
+}
+
+/** What one row matched. */
+export type RowMatch =
+  | { kind: 'track'; index: number }
+  | { kind: 'none' }
+  | { kind: 'several'; by: 'file' | 'outer_id' | 'isrc'; indexes: number[] };
+
+/** The keys a row is matched by (empty when the row has no such cell). */
+export interface RowKeys {
+  file?: string;
+  outerId?: string;
+  isrc?: string;
+}
+
+/** A path's tails at folder boundaries, longest first: `a/b/c.mp3` → `b/c.mp3`, `c.mp3`. */
+function tails(path: string): string[] {
+  const parts = path.split('/');
+  return parts.slice(1).map((_, i) => parts.slice(i + 1).join('/'));
+}
+
+/**
+ * A matcher over drafts: the file first, then outer_id, then an ISRC only one track carries.
+ * A file matches exactly or, failing that, by its tail: the grid's paths start with the folder
+ * the user dropped (`Night Shift/03 Harbour.m4a`), the CLI's are relative to that folder.
+ */
+export function rowMatcher(drafts: readonly DraftTrack[]): (keys: RowKeys) => RowMatch {
+  const index = (keys: (d: DraftTrack) => (string | undefined)[]) => {
+    const map = new Map<string, number[]>();
+    drafts.forEach((draft, i) => {
+      for (const k of new Set(keys(draft))) {
+        if (!k) continue;
+        const list = map.get(k);
+        if (list) list.push(i);
+        else map.set(k, [i]);
+      }
+    });
+    return map;
+  };
+  const byFile = index((d) => [matchPath(d.file)]);
+  const byFileTail = index((d) => tails(matchPath(d.file)));
+  const byOuterId = index((d) => [d.outerId?.value.trim()]);
+  const byIsrc = index((d) => [d.isrc && normalizeIsrc(d.isrc.value)]);
+  const fileMatches = (file: string): number[] | undefined => {
+    const path = matchPath(file);
+    if (byFile.has(path)) return byFile.get(path);
+    for (const tail of tails(path)) if (byFile.has(tail)) return byFile.get(tail);
+    return byFileTail.get(path);
+  };
+  return (keys) => {
+    const steps = [
+      ['file', keys.file?.trim() && fileMatches(keys.file)],
+      ['outer_id', keys.outerId?.trim() && byOuterId.get(keys.outerId.trim())],
+      ['isrc', keys.isrc?.trim() && byIsrc.get(normalizeIsrc(keys.isrc))],
+    ] as const;
+    for (const [by, found] of steps) {
+      if (!found || found.length === 0) continue;
+      if (found.length === 1) return { kind: 'track', index: found[0]! };
+      return { kind: 'several', by, indexes: found };
+    }
+    return { kind: 'none' };
+  };
+}
+
+/** One change a CSV makes to a track. */
+export interface CsvChange {
+  /** The index of the track among the drafts merged over. */
+  track: number;
+  file: string;
+  column: MetadataColumnId;
+  header: string;
+  before: string;
+  after: string;
+}
+
+/** A row that matched no track, or several. */
+export interface CsvRowProblem {
+  /** The row's number in the file (the header is row 1). */
+  line: number;
+  /** How the row names its track, for messages: `file A/01.flac`. */
+  key: string;
+  /** The files of the tracks it would match (empty when it matches none). */
+  tracks: string[];
+}
+
+/** What merging a CSV does. */
+export interface CsvMerge {
+  /** Every draft, the changed ones replaced. */
+  drafts: DraftTrack[];
+  changes: CsvChange[];
+  /** Rows that matched exactly one track. */
+  matched: number;
+  unmatched: CsvRowProblem[];
+  ambiguous: CsvRowProblem[];
+}
+
+function keysOf(cells: readonly string[], mapping: CsvMapping): RowKeys {
+  const cell = (id: MetadataColumnId) => {
+    const i = mapping.indexOf(id);
+    return i >= 0 ? (cells[i] ?? '').trim() || undefined : undefined;
+  };
+  return { file: cell('file'), outerId: cell('outer_id'), isrc: cell('isrc') };
+}
+
+function describeKeys(keys: RowKeys): string {
+  if (keys.file) return `file ${keys.file}`;
+  if (keys.outerId) return `outer_id ${keys.outerId}`;
+  if (keys.isrc) return `ISRC ${keys.isrc}`;
+  return 'no file, outer_id or isrc';
+}
+
+/**
+ * Writes a row's non-empty cells onto a draft through their columns (source: the CSV column);
+ * returns the new draft and what changed. The file column names the track and is not written.
+ */
+export function applyRow(
+  draft: DraftTrack,
+  cells: readonly string[],
+  header: readonly string[],
+  mapping: CsvMapping,
+): { draft: DraftTrack; changes: Omit<CsvChange, 'track' | 'file'>[] } {
+  const changes: Omit<CsvChange, 'track' | 'file'>[] = [];
+  let next = draft;
+  mapping.forEach((id, i) => {
+    const cell = id ? metadataCells[id] : undefined;
+    if (!id || !cell?.set) return;
+    const value = (cells[i] ?? '').trim();
+    if (value === '') return;
+    const before = cell.get(next);
+    if (before === value) return;
+    // The same identifier spelt differently (GB-AYE-… vs GBAYE…) is not a change.
+    if (id === 'isrc' && normalizeIsrc(before) === normalizeIsrc(value)) return;
+    const column = header[i] ?? id;
+    next = cell.set(next, value, { kind: 'csv', column });
+    changes.push({ column: id, header: column, before, after: value });
+  });
+  return { draft: next, changes };
+}
+
+/**
+ * A new track for a row whose file cell is a URL and that has an outer_id (the service fetches
+ * the audio: media_fetch_type=download), or undefined for any other row.
+ */
+export function urlRowDraft(
+  cells: readonly string[],
+  header: readonly string[],
+  mapping: CsvMapping,
+): DraftTrack | undefined {
+  const keys = keysOf(cells, mapping);
+  if (!keys.file || !/^https?:\/\//i.test(keys.file) || !keys.outerId) return undefined;
+  const column = header[mapping.indexOf('file')] ?? 'file';
+  const draft: DraftTrack = {
+    file: keys.file,
+    primaryMedia: { value: keys.file, source: { kind: 'csv', column } },
+  };
+  return applyRow(draft, cells, header, mapping).draft;
+}
+
+/** Merges a CSV's rows over drafts (never mutating them); see the module comment for the rules. */
+export function mergeCsv(
+  drafts: readonly DraftTrack[],
+  table: Pick<CsvTable, 'header' | 'rows'>,
+  mapping: CsvMapping,
+): CsvMerge {
+  const match = rowMatcher(drafts);
+  const next = [...drafts];
+  const result: CsvMerge = { drafts: next, changes: [], matched: 0, unmatched: [], ambiguous: [] };
+  for (const row of table.rows) {
+    const keys = keysOf(row.cells, mapping);
+    const found = match(keys);
+    if (found.kind === 'none') {
+      result.unmatched.push({ line: row.line, key: describeKeys(keys), tracks: [] });
+      continue;
+    }
+    if (found.kind === 'several') {
+      const tracks = found.indexes.map((i) => drafts[i]!.file);
+      result.ambiguous.push({ line: row.line, key: describeKeys(keys), tracks });
+      continue;
+    }
+    result.matched++;
+    const i = found.index;
+    const applied = applyRow(next[i]!, row.cells, table.header, mapping);
+    next[i] = applied.draft;
+    for (const change of applied.changes) {
+      result.changes.push({ track: i, file: drafts[i]!.file, ...change });
+    }
+  }
+  return result;
+}
+
+/** The warnings for rows that matched no track or several, one line each. */
+export function mergeFindings(merge: CsvMerge, name = 'the CSV'): Finding[] {
+  const shown = (files: string[]) =>
+    files.length > 3
+      ? `${files.slice(0, 3).join(', ')} and ${files.length - 3} more`
+      : files.join(', ');
+  return [
+    ...merge.ambiguous.map((row) => ({
+      level: 'warning' as const,
+      message: `${name} row ${row.line} (${row.key}) matches ${row.tracks.length} tracks (${shown(row.tracks)}); nothing from it was applied: add a file column to say which`,
+    })),
+    ...merge.unmatched.map((row) => ({
+      level: 'warning' as const,
+      message: `${name} row ${row.line} (${row.key}) matches no track; nothing from it was applied`,
+    })),
+  ];
+}

@@ -1,0 +1,174 @@
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { DeliveryRecord } from '../../../src-main/core/delivery/delivery-record.js';
+import type { PlanFinding } from '../../../src-main/core/delivery/plan.js';
+import { missingFixtureTools } from '../../support/audio-fixtures.js';
+import { runCli } from '../../support/run-cli.js';
+import { startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
+import { addProfile, isrcOf, makeHome, makeTaggedTracks } from './delivery-helpers.js';
+
+const missing = missingFixtureTools();
+
+/** Windows-1252 bytes, as Excel's plain "CSV" writes them on a Western-European Windows. */
+function cp1252(text: string): Buffer {
+  const high: Record<string, number> = { '’': 0x92, '€': 0x80 };
+  return Buffer.from([...text].map((c) => high[c] ?? c.charCodeAt(0)));
+}
+
+interface DryRun {
+  blocked: boolean;
+  plan: DeliveryRecord;
+  findings: PlanFinding[];
+}
+
+describe.skipIf(missing.length > 0)('courier deliver --metadata', () => {
+  let sandbox: TestSandbox;
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+  let catalog: string;
+  let dir: string;
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    home = await makeHome();
+    env = await addProfile(home, sandbox);
+    catalog = sandbox.info.catalogs[0]!.id;
+    dir = join(home, 'masters');
+    await makeTaggedTracks(join(dir, 'CD1'), 2);
+    // Same ISRC as CD1/001.mp3 (a track on two releases).
+    await makeTaggedTracks(join(dir, 'CD2'), 1, () => '04 Ebb.mp3');
+    // The fixture helper leaves its template beside the folders it fills.
+    for (const name of await readdir(dir)) {
+      if (name.startsWith('.template-')) await rm(join(dir, name));
+    }
+    await mkdir(join(home, 'csv'), { recursive: true });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  async function dryRun(csv: string | Buffer, name = 'metadata.csv') {
+    const path = join(home, 'csv', name);
+    await writeFile(path, csv);
+    const run = await runCli(
+      [
+        'deliver',
+        dir,
+        '--profile',
+        'Test',
+        '--catalog',
+        catalog,
+        '--mode',
+        'json',
+        '--dry-run',
+        '--json',
+        '--metadata',
+        path,
+      ],
+      { env },
+    );
+    const output = run.stdout.trim() ? (JSON.parse(run.stdout) as DryRun) : undefined;
+    const tracks = output?.plan.tracks?.flat() ?? [];
+    return {
+      run,
+      output,
+      tracks,
+      byFile: (f: string) => tracks.find((t) => t.primary_media.endsWith(f)),
+    };
+  }
+
+  it('reads a semicolon CSV saved in Windows-1252 by a spreadsheet: accents and ’ intact', async () => {
+    const { run, byFile } = await dryRun(
+      cp1252('file;title\r\nCD1/001.mp3;Été indien\r\nCD1/002.mp3;L’amour à 5 €\r\n'),
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(byFile('CD1/001.mp3')?.title).toBe('Été indien');
+    expect(byFile('CD1/002.mp3')?.title).toBe('L’amour à 5 €');
+  });
+
+  it('takes a CSV exported by the app unchanged (column ids, UTF-8 BOM, formula-safe cells)', async () => {
+    const exported =
+      '\ufefffile,outer_id,title,artists,album,upc,isrc,release_date,track,disk,album_type,customer_tags,lyrics\r\n' +
+      `CD1/001.mp3,FOG-1,'-20 Degrees,Joe Dassin; Claude François,Le Jardin,5099749189126,${isrcOf(1)},1975-06-01,1,1,Album,Mood: Calm,"la la\nla"\r\n`;
+    const { run, byFile, output } = await dryRun(exported, 'courier-tracks.csv');
+    expect(output?.findings.filter((f) => f.level === 'error')).toEqual([]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(byFile('CD1/001.mp3')).toEqual({
+      outer_id: 'FOG-1',
+      primary_media: expect.stringMatching(/CD1\/001\.mp3$/),
+      title: '-20 Degrees',
+      isrc: isrcOf(1),
+      lyrics: 'la la\nla',
+      release_date: 19750601,
+      albums: [
+        {
+          title: 'Le Jardin',
+          upc: '5099749189126',
+          release_date: '19750601',
+          type: 'Album',
+          track_position: '1',
+          disk_number: '1',
+        },
+      ],
+      artists: [
+        { id: 'Joe Dassin', name: 'Joe Dassin', role: 'Main' },
+        { id: 'Claude François', name: 'Claude François', role: 'Main' },
+      ],
+      customer_tags: [{ category: 'Mood', tag: 'Calm' }],
+    });
+  });
+
+  it('stops with one line naming an unknown column, before reading any audio', async () => {
+    const { run } = await dryRun(`isrc,title,mood\n${isrcOf(1)},X,calm\n`);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(
+      /^courier deliver: metadata\.csv: unknown column\(s\) 'mood'; rename them to one of file\/path/,
+    );
+  });
+
+  it('refuses a spreadsheet that is not a CSV with one line', async () => {
+    const xlsx = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0x06, 0, 0x08, 0, 0, 0, 0x21, 0]);
+    const { run } = await dryRun(xlsx, 'tracks.xlsx');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'courier deliver: tracks.xlsx is not a text CSV (it holds binary data); save the sheet as "CSV UTF-8" and try again\n',
+    );
+  });
+
+  it('validates what the CSV brings, track by track: a bad ISRC blocks, nothing is sent', async () => {
+    const { run, output } = await dryRun(
+      'file,isrc,release_date\nCD1/002.mp3,GB-XX-1,2021-02-30\n',
+    );
+    expect(run.code).toBe(3);
+    expect(output?.blocked).toBe(true);
+    const errors = output!.findings.filter((f) => f.level === 'error');
+    expect(errors.map((f) => [f.path, f.field])).toEqual([
+      ['CD1/002.mp3', 'isrc'],
+      ['CD1/002.mp3', 'release_date'],
+    ]);
+  });
+
+  it('a row naming a file changes only that file; a row matching two tracks changes nothing', async () => {
+    const { run, output, byFile } = await dryRun(
+      `file,outer_id,isrc,title\nCD1/001.mp3,,${isrcOf(1)},Live\n,,${isrcOf(1)},Which one?\n,NOPE,,None\n`,
+    );
+    expect(run.code).toBe(0);
+    expect(byFile('CD1/001.mp3')?.title).toBe('Live');
+    expect(byFile('CD2/04 Ebb.mp3')?.title).toBe('Track 1');
+    const messages = output!.findings.map((f) => f.message);
+    expect(messages).toContain(
+      `metadata.csv row 3 (ISRC ${isrcOf(1)}) matches 2 tracks (CD1/001.mp3, CD2/04 Ebb.mp3); nothing from it was applied: add a file column to say which`,
+    );
+    expect(messages).toContain(
+      'metadata.csv row 4 (outer_id NOPE) matches no track; nothing from it was applied',
+    );
+  });
+});
