@@ -16,9 +16,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ProfileStore } from '../../../src-main/core/profiles/profile-store.js';
 import { MemorySecretStore } from '../../../src-main/core/secrets/secret-store.js';
+import { missingFixtureTools } from '../../support/audio-fixtures.js';
 import { startFaultProxy } from '../../support/fault-proxy.js';
 import { runCli } from '../../support/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
+import { makeTaggedTracks } from '../delivery/delivery-helpers.js';
 
 const MiB = 1024 * 1024;
 
@@ -136,6 +138,34 @@ describe('courier against a bucket that does not answer', () => {
       await hole.stop();
     }
   });
+
+  it.skipIf(missingFixtureTools().length > 0)(
+    'ends courier deliver against a listener that never answers in one line',
+    async () => {
+      const hole = await blackhole();
+      const dir = join(home, '..', `net-deliver-${Date.now()}`);
+      try {
+        await makeTaggedTracks(dir, 3);
+        const env = {
+          ...(await profile('HoleDeliver', `http://127.0.0.1:${hole.port}`)),
+          COURIER_NETWORK_TIMEOUTS: 'idle=2000,unreachable=2000',
+        };
+        const catalog = sandbox.info.catalogs[0]!.id;
+        const run = await runCli(
+          ['deliver', dir, '--profile', 'HoleDeliver', '--catalog', catalog, '--mode', 'json'],
+          { env, timeoutMs: 45_000 },
+        );
+        expect(run.code).not.toBe(0);
+        const naming = linesOf(run.stderr).filter((l) => l.includes(`127.0.0.1:${hole.port}`));
+        expect(naming).toHaveLength(1);
+        expect(naming[0]).toMatch(/delivery bucket.*no answer within 2 s.*endpoint/);
+        expect(run.stderr).not.toMatch(/\n\s+at |smithy/);
+      } finally {
+        await hole.stop();
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('drops a connection that stops forwarding mid-upload and completes byte-identical', async () => {
     const proxy = await startFaultProxy({
