@@ -9,6 +9,15 @@ import { join } from 'node:path';
 const MAX_BYTES = 1024 * 1024;
 const KEEP = 3;
 
+const SECRET_FIELD = String.raw`"?(?:client_secret|secret_access_key|secretAccessKey|token|password)"?\s*[:=]\s*`;
+/** `"token": "…"`: the whole quoted value, escapes included, so JSON stays JSON. */
+const QUOTED_SECRET_FIELD = new RegExp(String.raw`(${SECRET_FIELD}")(?:[^"\\]|\\.)*`, 'gi');
+/** `token=…` in plain text; JSON numbers, literals, objects and arrays are left alone. */
+const BARE_SECRET_FIELD = new RegExp(
+  String.raw`(${SECRET_FIELD})(?![\s"\d{[]|null\b|true\b|false\b)[^"\s,}]+`,
+  'gi',
+);
+
 /** Secret values this process knows, so no log line can carry one. */
 export class Redactor {
   readonly #secrets = new Set<string>();
@@ -22,10 +31,8 @@ export class Redactor {
   redact(text: string): string {
     let out = text
       .replace(/(Bearer\s+)[\w.~+/=-]+/gi, '$1[redacted]')
-      .replace(
-        /("?(?:client_secret|secret_access_key|secretAccessKey|token|password)"?\s*[:=]\s*"?)[^"\s,}]+/gi,
-        '$1[redacted]',
-      );
+      .replace(QUOTED_SECRET_FIELD, '$1[redacted]')
+      .replace(BARE_SECRET_FIELD, '$1[redacted]');
     for (const secret of this.#secrets) out = out.split(secret).join('[redacted]');
     return out;
   }

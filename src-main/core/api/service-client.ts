@@ -1,7 +1,10 @@
 /**
  * The service's Web API, typed: client-credential tokens, the tag lexicology and the three
- * ingestion endpoints (service-interface.md §4). Every call has a timeout; network errors, 429
- * and 5xx are retried with exponential backoff and jitter; a 401 renews the token once.
+ * ingestion endpoints (service-interface.md §4). Every attempt has a timeout; network errors,
+ * 408, 429 and 5xx are retried with exponential backoff and jitter within a retry budget; a
+ * service that never answered is reported unreachable (docs/timeouts.md); a 401 renews the
+ * token once. Every token obtained is made known to the redactor, and what the service answers
+ * is kept redacted.
  */
 import { redactor, redactValue } from '../log.js';
 import { NetworkError, networkReason, Reachability } from '../network/reachability.js';
@@ -75,7 +78,7 @@ export interface ServiceClientOptions {
   timeouts?: Partial<NetworkTimeouts>;
   /** Per attempt: no complete answer within this and the attempt is dropped (default: idle). */
   timeoutMs?: number;
-  /** Retries after the first attempt, for network errors, 429 and 5xx. */
+  /** Retries after the first attempt, for network errors, 408, 429 and 5xx, within the retry budget. */
   retries?: number;
   backoffBaseMs?: number;
   now?: () => number;
@@ -310,7 +313,8 @@ export class ServiceClient {
         attempt--;
         continue;
       }
-      if ((answer.status === 429 || answer.status >= 500) && attempt < retries) {
+      const transient = answer.status === 408 || answer.status === 429 || answer.status >= 500;
+      if (transient && attempt < retries) {
         const asked = Math.min(MAX_RETRY_AFTER_MS, (answer.retryAfter ?? 0) * 1000);
         const delayMs = Math.max(asked, backoffDelay(attempt, backoffBaseMs, 10_000, random));
         if (inBudget(delayMs)) {

@@ -9,7 +9,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { readJsonIfExists, writeFileAtomic } from '../files/atomic-file.js';
-import { redactValue } from '../log.js';
+import { redactor, redactValue } from '../log.js';
 import type { Track } from '../model/track.js';
 import type { DeliveryMode, DeliveryState } from './delivery-summary.js';
 
@@ -138,6 +138,25 @@ export function retryableKeys(record: DeliveryRecord): Set<string> {
 }
 
 /**
+ * A safety net: errors and answers are redacted where they are made (ApiError, the service
+ * client), and again here, in place, so no token or secret reaches the disk, `courier history`
+ * or the app, even from a path that forgot.
+ */
+function redactServerText(record: DeliveryRecord, done: WeakSet<object>): void {
+  if (record.error !== undefined) record.error = redactor.redact(record.error);
+  for (const batch of record.batches) {
+    if (batch.error !== undefined) batch.error = redactor.redact(batch.error);
+    if (batch.response && !done.has(batch.response)) {
+      batch.response = redactValue(batch.response);
+      done.add(batch.response);
+    }
+  }
+  for (const file of record.files) {
+    if (file.error !== undefined) file.error = redactor.redact(file.error);
+  }
+}
+
+/**
  * The store of delivery records under `<dataDir>/deliveries/`. A record is two files: the heavy,
  * rarely changing part (files and track bodies, compact JSON) in `<id>.parts.json`, written
  * first, and the rest (state, batches, responses) in `<id>.json`, rewritten at every batch
@@ -146,6 +165,8 @@ export function retryableKeys(record: DeliveryRecord): Set<string> {
 export class DeliveryStore {
   readonly dir: string;
   readonly #partsWritten = new Set<string>();
+  /** Answers already redacted: each is walked once, not at every save of its record. */
+  readonly #redacted = new WeakSet<object>();
 
   constructor(dataDir: string) {
     this.dir = join(dataDir, 'deliveries');
@@ -167,20 +188,13 @@ export class DeliveryStore {
    */
   async save(record: DeliveryRecord, options: { full?: boolean } = {}): Promise<void> {
     record.updatedAt = new Date().toISOString();
+    redactServerText(record, this.#redacted);
     const { files, tracks, ...light } = record;
-    // A safety net: errors and answers are redacted where they are made, and again here, so no
-    // token or secret reaches the disk (or `courier history`) even from a path that forgot.
     if (options.full || !this.#partsWritten.has(record.id)) {
-      await writeFileAtomic(
-        this.partsOf(record.id),
-        JSON.stringify({ files: redactValue(files), tracks }),
-      );
+      await writeFileAtomic(this.partsOf(record.id), JSON.stringify({ files, tracks }));
       this.#partsWritten.add(record.id);
     }
-    await writeFileAtomic(
-      this.fileOf(record.id),
-      `${JSON.stringify(redactValue(light), null, 2)}\n`,
-    );
+    await writeFileAtomic(this.fileOf(record.id), `${JSON.stringify(light, null, 2)}\n`);
   }
 
   /** Reads one record, or undefined. */

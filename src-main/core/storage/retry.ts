@@ -52,7 +52,7 @@ export function classifyFailure(error: unknown): FailureKind {
   if (name === 'SlowDown' || status === 503 || status === 429 || name === 'TooManyRequests')
     return 'slow-down';
   if (RETRYABLE_NAMES.has(name)) return 'retry';
-  if (status !== undefined && status >= 500) return 'retry';
+  if (status !== undefined && (status >= 500 || status === 408)) return 'retry';
   if (e.code && RETRYABLE_CODES.has(e.code)) return 'retry';
   if (
     status === undefined &&

@@ -3,6 +3,7 @@ import { Agent as HttpsAgent } from 'node:https';
 
 import { S3Client } from '@aws-sdk/client-s3';
 
+import { redactor } from '../log.js';
 import { NetworkError, networkReason, Reachability } from '../network/reachability.js';
 import { type NetworkTimeouts, resolveTimeouts } from '../network/timeouts.js';
 import { classifyFailure } from './retry.js';
@@ -108,6 +109,7 @@ function plainServiceError(error: SdkError): void {
  */
 export function createS3Client(target: S3Target, options: S3ClientOptions = {}): S3Client {
   const maxSockets = options.maxSockets ?? 32;
+  redactor.add(target.secretAccessKey);
   const timeouts = resolveTimeouts(target.timeouts, {
     idleMs: options.idleTimeoutMs,
     connectMs: options.connectionTimeoutMs,

@@ -4,63 +4,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ProfileStore } from '../../../src-main/core/profiles/profile-store.js';
 import { MemorySecretStore } from '../../../src-main/core/secrets/secret-store.js';
+import { startEchoingService } from '../../fakes/echoing-service.js';
 import { missingFixtureTools } from '../../support/audio-fixtures.js';
 import { runCli } from '../../support/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
 import { makeHome, makeTaggedTracks } from './delivery-helpers.js';
 
 const missing = missingFixtureTools();
-
-/**
- * A fake service on 127.0.0.1: it issues `token` and answers the first JSON ingestion with 200,
- * every later one with 500, each body echoing the request's Authorization header and the token.
- */
-async function startEchoingApi(token: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  let ingestions = 0;
-  const send = (res: ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
-  };
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    req.resume();
-    req.on('end', () => {
-      const path = (req.url ?? '').split('?')[0];
-      const now = Math.floor(Date.now() / 1000);
-      if (req.method === 'POST' && path === '/oauth/access_tokens/client') {
-        return send(res, 201, {
-          data: { token, issued_at: now, expires_at: now + 3600 },
-          timestamp: Date.now(),
-        });
-      }
-      if (req.method === 'GET' && path === '/lexicology/tags') {
-        return send(res, 200, { data: [], offset: 0, limit: 0, size: 0, total_size: 0 });
-      }
-      if (req.method === 'POST' && path === '/ingestion/json') {
-        ingestions++;
-        const echo = { authorization: req.headers.authorization, seen: `token was ${token}` };
-        if (ingestions === 1) return send(res, 200, { data: { accepted: true }, echo });
-        return send(res, 500, {
-          error: { message: `cannot ingest for ${req.headers.authorization} (${token})` },
-          echo,
-        });
-      }
-      send(res, 404, { error: { message: 'not found' } });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** Every file under `dir` with its text. */
 async function filesUnder(dir: string): Promise<{ path: string; text: string }[]> {
@@ -76,14 +32,14 @@ async function filesUnder(dir: string): Promise<{ path: string; text: string }[]
 describe.skipIf(missing.length > 0)('a service that echoes the bearer token', () => {
   const token = `tok_${randomBytes(24).toString('hex')}`;
   let sandbox: TestSandbox;
-  let api: Awaited<ReturnType<typeof startEchoingApi>>;
+  let api: Awaited<ReturnType<typeof startEchoingService>>;
   let home: string;
   let dir: string;
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
     sandbox = await startTestSandbox();
-    api = await startEchoingApi(token);
+    api = await startEchoingService(token);
     home = await makeHome();
     dir = join(home, '..', `echo-${Date.now()}`);
     await makeTaggedTracks(dir, 26);

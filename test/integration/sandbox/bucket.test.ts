@@ -412,4 +412,18 @@ describe('sandbox bucket', () => {
     expect(error.status).toBeGreaterThanOrEqual(400);
     expect(error.status).toBeLessThan(500);
   });
+
+  it('refuses keys it cannot store with KeyTooLongError, not a 500 to retry', async () => {
+    const long = `delivery/audio/Long/${'n'.repeat(240)}.wav`;
+    expect(await errorOf(s3.send(new PutObjectCommand({ Bucket, Key: long, Body: 'x' })))).toEqual({
+      name: 'KeyTooLongError',
+      status: 400,
+    });
+    const over = `delivery/audio/${Array.from({ length: 6 }, () => 'd'.repeat(200)).join('/')}.wav`;
+    expect(await errorOf(s3.send(new PutObjectCommand({ Bucket, Key: over, Body: 'x' })))).toEqual({
+      name: 'KeyTooLongError',
+      status: 400,
+    });
+    expect((await errorOf(s3.send(new HeadObjectCommand({ Bucket, Key: long })))).status).toBe(404);
+  });
 });

@@ -16,9 +16,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ProfileStore } from '../../../src-main/core/profiles/profile-store.js';
 import { MemorySecretStore } from '../../../src-main/core/secrets/secret-store.js';
+import { missingFixtureTools } from '../../support/audio-fixtures.js';
 import { startFaultProxy } from '../../support/fault-proxy.js';
 import { runCli } from '../../support/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
+import { makeTaggedTracks } from '../delivery/delivery-helpers.js';
 
 const MiB = 1024 * 1024;
 
@@ -64,13 +66,20 @@ describe('courier against a bucket that does not answer', () => {
   let home: string;
   let audio: string;
 
-  /** Adds a profile whose bucket endpoint is `endpoint`; returns the child's environment. */
-  async function profile(name: string, endpoint: string): Promise<NodeJS.ProcessEnv> {
+  /**
+   * Adds a profile whose bucket endpoint is `endpoint` (and service `baseUrl`, by default the
+   * sandbox's); returns the child's environment.
+   */
+  async function profile(
+    name: string,
+    endpoint: string,
+    baseUrl = sandbox.info.base_url,
+  ): Promise<NodeJS.ProcessEnv> {
     const { info } = sandbox;
     await new ProfileStore(home, new MemorySecretStore(), {}).save({
       name,
       environment: 'development',
-      base_url: info.base_url,
+      base_url: baseUrl,
       client_id: info.client_id,
       bucket: {
         bucket_name: info.bucket.bucket_name,
@@ -136,6 +145,65 @@ describe('courier against a bucket that does not answer', () => {
       await hole.stop();
     }
   });
+
+  it.skipIf(missingFixtureTools().length > 0)(
+    'ends courier deliver against a listener that never answers in one line',
+    async () => {
+      const hole = await blackhole();
+      const dir = join(home, '..', `net-deliver-${Date.now()}`);
+      try {
+        await makeTaggedTracks(dir, 3);
+        const env = {
+          ...(await profile('HoleDeliver', `http://127.0.0.1:${hole.port}`)),
+          COURIER_NETWORK_TIMEOUTS: 'idle=2000,unreachable=2000',
+        };
+        const catalog = sandbox.info.catalogs[0]!.id;
+        const run = await runCli(
+          ['deliver', dir, '--profile', 'HoleDeliver', '--catalog', catalog, '--mode', 'json'],
+          { env, timeoutMs: 45_000 },
+        );
+        expect(run.code).not.toBe(0);
+        const naming = linesOf(run.stderr).filter((l) => l.includes(`127.0.0.1:${hole.port}`));
+        expect(naming).toHaveLength(1);
+        expect(naming[0]).toMatch(/delivery bucket.*no answer within 2 s.*endpoint/);
+        expect(run.stderr).not.toMatch(/\n\s+at |smithy/);
+      } finally {
+        await hole.stop();
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it.skipIf(missingFixtureTools().length > 0)(
+    'reports a service that never answers within 30 s, with the production defaults',
+    async () => {
+      const hole = await blackhole();
+      const dir = join(home, '..', `net-api-${Date.now()}`);
+      try {
+        await makeTaggedTracks(dir, 2);
+        const env = await profile(
+          'ApiHole',
+          sandbox.info.bucket.endpoint,
+          `http://127.0.0.1:${hole.port}`,
+        );
+        const catalog = sandbox.info.catalogs[0]!.id;
+        const started = Date.now();
+        const run = await runCli(
+          ['deliver', dir, '--profile', 'ApiHole', '--catalog', catalog, '--mode', 'json'],
+          { env, timeoutMs: 50_000 },
+        );
+        // The upload itself takes a moment; the service's silence is what must stay bounded.
+        expect(Date.now() - started).toBeLessThan(40_000);
+        expect(run.code).not.toBe(0);
+        const naming = linesOf(run.stderr).filter((l) => l.includes(`127.0.0.1:${hole.port}`));
+        expect(naming.length).toBeGreaterThan(0);
+        expect(naming[0]).toMatch(/Can't reach the service at .*no answer within 15 s.*base URL/);
+      } finally {
+        await hole.stop();
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('drops a connection that stops forwarding mid-upload and completes byte-identical', async () => {
     const proxy = await startFaultProxy({
