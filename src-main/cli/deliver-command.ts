@@ -27,6 +27,7 @@ import {
 import { AUDIO_ROOT, escapeControls } from '../core/storage/object-key.js';
 import { cliServices, profileName } from './cli-services.js';
 import type { CliIO, Command } from './command.js';
+import { sentence, uploadFailureLines } from './failure-lines.js';
 
 const usage = [
   'courier deliver DIR --profile NAME --catalog ID --mode json|audio_only|audio_mapping',
@@ -268,7 +269,7 @@ export const deliverCommand: Command = {
         return 0;
       }
       io.err(
-        `courier deliver: delivery ${final.id} failed: ${final.error ?? 'unknown error'}. Run the same command again to resume.`,
+        `courier deliver: delivery ${final.id} failed: ${sentence(final.error ?? 'unknown error')} Run the same command again to resume.`,
       );
       return 1;
     } catch (error) {
@@ -288,6 +289,7 @@ export const deliverCommand: Command = {
 function progressPrinter(io: CliIO): (event: DeliveryEvent) => void {
   // io.err ends every line: redraw the bar by moving up one line and clearing it.
   let drawn = false;
+  const failureLine = uploadFailureLines();
   const redraw = () => (drawn ? '\x1b[1A\x1b[2K' : ((drawn = true), ''));
   return (event) => {
     if (event.type !== 'upload' || event.event.type === 'file-failed') drawn = false;
@@ -303,8 +305,10 @@ function progressPrinter(io: CliIO): (event: DeliveryEvent) => void {
       }
     } else if (event.type === 'upload') {
       const u = event.event;
-      if (u.type === 'file-failed') io.err(`  upload failed: ${u.localPath}: ${u.message}`);
-      else if (u.type === 'progress' && io.isTTY) {
+      if (u.type === 'file-failed') {
+        const line = failureLine(u);
+        if (line !== null) io.err(`  upload failed: ${line}`);
+      } else if (u.type === 'progress' && io.isTTY) {
         const share = u.totalBytes > 0 ? u.confirmedBytes / u.totalBytes : 0;
         const bar = '#'.repeat(Math.round(share * 30)).padEnd(30, '.');
         io.err(`${redraw()}  [${bar}] ${u.filesDone}/${u.filesTotal} file(s)`);

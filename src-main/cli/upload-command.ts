@@ -11,6 +11,7 @@ import { UsageError } from '../core/errors.js';
 import { deliveryPrefix, uploadDirectory } from '../core/storage/index.js';
 import { cliServices, profileName, withConnection } from './cli-services.js';
 import type { Command } from './command.js';
+import { uploadFailureLines } from './failure-lines.js';
 
 const usage = 'courier upload DIR --to FOLDER [--profile NAME] [--json]';
 
@@ -47,8 +48,7 @@ export const uploadCommand: Command = {
       void io.stopRequested.then(() => controller.abort());
       // io.err ends every line: redraw the bar by moving up one line and clearing it.
       let drawn = false;
-      // An unreachable bucket fails every file with the same line: say it once.
-      const said = new Set<string>();
+      const failureLine = uploadFailureLines();
       const redraw = () => (drawn ? '\x1b[1A\x1b[2K' : ((drawn = true), ''));
       const report = await uploadDirectory({
         dir,
@@ -66,15 +66,10 @@ export const uploadCommand: Command = {
           } else if (!io.isTTY && (event.type === 'file-done' || event.type === 'file-skipped')) {
             io.err(`${event.type === 'file-done' ? 'uploaded' : 'already there'}: ${event.key}`);
           } else if (event.type === 'file-failed') {
-            if (event.code === 'unreachable') {
-              if (said.has(event.message)) return;
-              said.add(event.message);
-              drawn = false;
-              io.err(`failed: ${event.message}`);
-              return;
-            }
+            const line = failureLine(event);
+            if (line === null) return;
             drawn = false;
-            io.err(`failed: ${event.localPath}: ${event.message}`);
+            io.err(`failed: ${line}`);
           }
         },
       });
