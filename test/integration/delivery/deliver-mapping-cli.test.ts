@@ -1,33 +1,21 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import { runCli } from '../../support/run-cli.js';
-import { startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
-import { addProfile, makeHome } from './delivery-helpers.js';
+import { useCliSandbox } from './delivery-helpers.js';
 
 describe('courier deliver --mode audio_mapping, the mapping given', () => {
-  let sandbox: TestSandbox;
-  let home: string;
+  const cli = useCliSandbox();
   let dir: string;
-  let env: NodeJS.ProcessEnv;
-  let catalog: string;
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    home = await makeHome();
-    env = await addProfile(home, sandbox);
-    catalog = sandbox.info.catalogs[0]!.id;
-    dir = join(home, 'masters');
+    dir = join(cli.home, 'masters');
     await mkdir(dir);
     // Only the names matter to a mapping plan; the plan never reads the audio.
     await writeFile(join(dir, 'CAT1_skip_Song One.wav'), 'RIFF....WAVE');
     await writeFile(join(dir, 'CAT2_skip_Song Two.wav'), 'RIFF....WAVE');
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-    await rm(home, { recursive: true, force: true });
   });
 
   const deliver = (...mapping: string[]) =>
@@ -38,17 +26,17 @@ describe('courier deliver --mode audio_mapping, the mapping given', () => {
         '--profile',
         'Test',
         '--catalog',
-        catalog,
+        cli.catalog,
         '--mode',
         'audio_mapping',
         '--dry-run',
         ...mapping,
       ],
-      { env },
+      { env: cli.env },
     );
 
   async function mappingFile(name: string, text: string): Promise<string> {
-    const path = join(home, name);
+    const path = join(cli.home, name);
     await writeFile(path, text);
     return path;
   }

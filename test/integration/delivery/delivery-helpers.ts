@@ -1,7 +1,9 @@
 /** Shared set-up of the delivery tests: tagged audio, a profile for a test sandbox, the core. */
-import { mkdir, mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+import { afterAll, beforeAll } from 'vitest';
 
 import { ServiceClient } from '../../../src-main/core/api/service-client.js';
 import { DeliveryStore } from '../../../src-main/core/delivery/delivery-record.js';
@@ -10,10 +12,12 @@ import { prepareDelivery } from '../../../src-main/core/delivery/prepare.js';
 import { runDelivery } from '../../../src-main/core/delivery/run-delivery.js';
 import type { Environment } from '../../../src-main/core/profiles/profile.js';
 import { ProfileStore } from '../../../src-main/core/profiles/profile-store.js';
+import type { SandboxOptions } from '../../../src-main/core/sandbox/index.js';
 import { MemorySecretStore } from '../../../src-main/core/secrets/secret-store.js';
 import type { S3Target } from '../../../src-main/core/storage/s3-client.js';
 import { copyTemplate, makeAudio, writeTags } from '../../support/audio-fixtures.js';
-import type { TestSandbox } from '../../support/sandbox.js';
+import { type CliRun, runCli } from '../../support/run-cli.js';
+import { startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
 
 /** A valid ISRC for track number `i`. */
 export const isrcOf = (i: number) => `GBABC26${String(i).padStart(5, '0')}`;
@@ -130,4 +134,51 @@ export async function addProfile(
     COURIER_CLIENT_SECRET: info.client_secret,
     COURIER_SECRET_ACCESS_KEY: info.bucket.secret_access_key,
   };
+}
+
+/** A test sandbox with a data directory holding its 'Test' profile, for `courier` subprocesses. */
+export interface CliSandbox {
+  sandbox: TestSandbox;
+  home: string;
+  /** COURIER_HOME and the profile's secrets, for the child's environment. */
+  env: NodeJS.ProcessEnv;
+  /** The sandbox's first catalog. */
+  catalog: string;
+  /** `courier deliver DIR --profile Test --catalog <catalog> --mode MODE ...more`. */
+  deliver(dir: string, mode: string, ...more: string[]): Promise<CliRun>;
+}
+
+/**
+ * Starts a sandbox and a data directory before the describe block's tests and removes both
+ * after; the returned object is filled in by then.
+ */
+export function useCliSandbox(options: Partial<SandboxOptions> = {}): CliSandbox {
+  const context = {
+    deliver: (dir: string, mode: string, ...more: string[]) =>
+      runCli(
+        [
+          'deliver',
+          dir,
+          '--profile',
+          'Test',
+          '--catalog',
+          context.catalog,
+          '--mode',
+          mode,
+          ...more,
+        ],
+        { env: context.env },
+      ),
+  } as CliSandbox;
+  beforeAll(async () => {
+    context.sandbox = await startTestSandbox(options);
+    context.home = await makeHome();
+    context.env = await addProfile(context.home, context.sandbox);
+    context.catalog = context.sandbox.info.catalogs[0]!.id;
+  });
+  afterAll(async () => {
+    await context.sandbox?.close();
+    if (context.home) await rm(context.home, { recursive: true, force: true });
+  });
+  return context;
 }

@@ -7,12 +7,11 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { missingFixtureTools } from '../../support/audio-fixtures.js';
 import { runCli } from '../../support/run-cli.js';
-import { startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
-import { addProfile, makeHome, makeTaggedTracks } from './delivery-helpers.js';
+import { makeTaggedTracks, useCliSandbox } from './delivery-helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const missing = missingFixtureTools();
@@ -27,39 +26,22 @@ interface Request {
 }
 
 describe.skipIf(missing.length > 0)('courier deliver: exactly once', () => {
-  let sandbox: TestSandbox;
-  let home: string;
-  let env: NodeJS.ProcessEnv;
-  let catalog: string;
-  const deliver = (dir: string, mode: string, ...more: string[]) =>
-    runCli(['deliver', dir, '--profile', 'Test', '--catalog', catalog, '--mode', mode, ...more], {
-      env,
-    });
-
-  beforeAll(async () => {
-    // Every API answer takes a while, so a second process can meet the first one running.
-    sandbox = await startTestSandbox({
-      faults: { errorRate: 0, throttleRate: 0, slowRate: 1, slowMs: 700 },
-    });
-    home = await makeHome();
-    env = await addProfile(home, sandbox);
-    catalog = sandbox.info.catalogs[0]!.id;
+  // Every API answer takes a while, so a second process can meet the first one running.
+  const cli = useCliSandbox({
+    faults: { errorRate: 0, throttleRate: 0, slowRate: 1, slowMs: 700 },
   });
-  afterAll(async () => {
-    await sandbox?.close();
-    await rm(home, { recursive: true, force: true });
-  });
+  const deliver = cli.deliver;
 
   it.each(['audio_only', 'audio_mapping'])(
     'blocks two names that differ only in Unicode form (%s): exit 3, both paths named',
     async (mode) => {
-      const dir = join(home, '..', `twins-${mode}-${Date.now()}`);
+      const dir = join(cli.home, '..', `twins-${mode}-${Date.now()}`);
       await makeTaggedTracks(dir, 2, (i) => `${i === 1 ? composed : decomposed}_X1.mp3`);
       const run = await deliver(dir, mode, '--separator', '_', '--columns', 'title,outer_id');
       expect(run.code).toBe(3);
       expect(run.stderr).toContain(`'${composed}_X1.mp3'`);
       expect(run.stderr).toContain(`'${composed}_X1.mp3 (decomposed)'`);
-      expect((await sandbox.api('/sandbox/requests')).body.data).not.toContainEqual(
+      expect((await cli.sandbox.api('/sandbox/requests')).body.data).not.toContainEqual(
         expect.objectContaining({ path: expect.stringContaining(mode) }),
       );
       await rm(dir, { recursive: true, force: true });
@@ -67,7 +49,7 @@ describe.skipIf(missing.length > 0)('courier deliver: exactly once', () => {
   );
 
   it('blocks twins in sub-folders in json mode, and delivers a lone NFD name', async () => {
-    const dir = join(home, '..', `twins-json-${Date.now()}`);
+    const dir = join(cli.home, '..', `twins-json-${Date.now()}`);
     await makeTaggedTracks(join(dir, 'sub'), 2, (i) => `${i === 1 ? composed : decomposed}.mp3`);
     const blocked = await deliver(dir, 'json');
     expect(blocked.code).toBe(3);
@@ -77,7 +59,8 @@ describe.skipIf(missing.length > 0)('courier deliver: exactly once', () => {
     expect(run.stderr).toContain('accepted');
     expect(run.code).toBe(0);
     const { folder } = JSON.parse(run.stdout) as { folder: string };
-    const entries = (await sandbox.api(`/sandbox/catalogs/${catalog}/entries`)).body.data as {
+    const entries = (await cli.sandbox.api(`/sandbox/catalogs/${cli.catalog}/entries`)).body
+      .data as {
       primary_media?: string;
     }[];
     expect(JSON.stringify(entries)).toContain(`${folder}/sub/${composed}.mp3`);
@@ -85,13 +68,13 @@ describe.skipIf(missing.length > 0)('courier deliver: exactly once', () => {
   });
 
   it('lets one process work on a delivery: a second is told who holds it, exit 2', async () => {
-    const dir = join(home, '..', `race-${Date.now()}`);
+    const dir = join(cli.home, '..', `race-${Date.now()}`);
     await makeTaggedTracks(dir, 60);
-    await sandbox.api('/sandbox/requests', { method: 'DELETE' });
-    const args = ['deliver', dir, '--profile', 'Test', '--catalog', catalog, '--mode', 'json'];
+    await cli.sandbox.api('/sandbox/requests', { method: 'DELETE' });
+    const args = ['deliver', dir, '--profile', 'Test', '--catalog', cli.catalog, '--mode', 'json'];
     const first = spawn(process.execPath, ['scripts/courier.mjs', ...args], {
       cwd: ROOT,
-      env: { ...process.env, ...env },
+      env: { ...process.env, ...cli.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let firstErr = '';
@@ -103,42 +86,41 @@ describe.skipIf(missing.length > 0)('courier deliver: exactly once', () => {
       });
       void firstDone.then(() => fail(new Error(`the first run ended early: ${firstErr}`)));
     });
-    const second = await runCli(args, { env });
+    const second = await runCli(args, { env: cli.env });
     expect(second.code).toBe(2);
     expect(second.stderr.trim()).toMatch(
       /^courier deliver: This delivery \(add --wait to wait for it\) is in use by another Courier process \(pid \d+, courier deliver, since .*\); wait for it to finish or stop it\.$/,
     );
     expect(await firstDone).toBe(0);
-    const requests = (await sandbox.api('/sandbox/requests')).body.data as Request[];
+    const requests = (await cli.sandbox.api('/sandbox/requests')).body.data as Request[];
     const accepted = requests.filter((r) => r.path.includes('/ingestion/json') && r.status < 300);
     expect(accepted.map((r) => r.tracks)).toEqual([25, 25, 10]);
     await rm(dir, { recursive: true, force: true });
   });
 
   it('answers bad input with one line and the README exit code', async () => {
-    const dir = join(home, '..', `bad-${Date.now()}`);
+    const dir = join(cli.home, '..', `bad-${Date.now()}`);
     await makeTaggedTracks(dir, 1);
     const cases: [string[], number, RegExp][] = [
       [['--metadata', join(dir, 'missing.csv')], 2, /--metadata: '.*missing\.csv' is not a file/],
       [['--profile', 'Nobody'], 2, /No profile named "Nobody"/],
     ];
     for (const [more, code, line] of cases) {
-      const run = await runCli(
-        ['deliver', dir, '--profile', 'Test', '--catalog', catalog, '--mode', 'json', ...more],
-        { env },
-      );
+      const run = await deliver(dir, 'json', ...more);
       expect(run.code).toBe(code);
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
       expect(run.stderr).toMatch(line);
     }
-    const upload = await runCli(['upload', dir, '--profile', 'Test', '--to', '../x'], { env });
+    const upload = await runCli(['upload', dir, '--profile', 'Test', '--to', '../x'], {
+      env: cli.env,
+    });
     expect(upload.code).toBe(2);
     expect(upload.stderr.trim().split('\n')).toHaveLength(1);
     await rm(dir, { recursive: true, force: true });
   });
 
   it('prints a control character in a file name escaped, and blocks it (exit 3)', async () => {
-    const dir = join(home, '..', `ctl-${Date.now()}`);
+    const dir = join(cli.home, '..', `ctl-${Date.now()}`);
     await mkdir(dir, { recursive: true });
     await makeTaggedTracks(dir, 1, () => 'bell\u0007.mp3');
     await writeFile(join(dir, 'notes.txt'), 'not audio');

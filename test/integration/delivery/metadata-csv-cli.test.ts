@@ -1,14 +1,13 @@
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { DeliveryRecord } from '../../../src-main/core/delivery/delivery-record.js';
 import type { PlanFinding } from '../../../src-main/core/delivery/plan.js';
 import { missingFixtureTools } from '../../support/audio-fixtures.js';
 import { runCli } from '../../support/run-cli.js';
-import { startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
-import { addProfile, isrcOf, makeHome, makeTaggedTracks } from './delivery-helpers.js';
+import { isrcOf, makeTaggedTracks, useCliSandbox } from './delivery-helpers.js';
 
 const missing = missingFixtureTools();
 
@@ -25,18 +24,11 @@ interface DryRun {
 }
 
 describe.skipIf(missing.length > 0)('courier deliver --metadata', () => {
-  let sandbox: TestSandbox;
-  let home: string;
-  let env: NodeJS.ProcessEnv;
-  let catalog: string;
+  const cli = useCliSandbox();
   let dir: string;
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    home = await makeHome();
-    env = await addProfile(home, sandbox);
-    catalog = sandbox.info.catalogs[0]!.id;
-    dir = join(home, 'masters');
+    dir = join(cli.home, 'masters');
     await makeTaggedTracks(join(dir, 'CD1'), 2);
     // Same ISRC as CD1/001.mp3 (a track on two releases).
     await makeTaggedTracks(join(dir, 'CD2'), 1, () => '04 Ebb.mp3');
@@ -44,15 +36,11 @@ describe.skipIf(missing.length > 0)('courier deliver --metadata', () => {
     for (const name of await readdir(dir)) {
       if (name.startsWith('.template-')) await rm(join(dir, name));
     }
-    await mkdir(join(home, 'csv'), { recursive: true });
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-    await rm(home, { recursive: true, force: true });
+    await mkdir(join(cli.home, 'csv'), { recursive: true });
   });
 
   async function dryRun(csv: string | Buffer, name = 'metadata.csv') {
-    const path = join(home, 'csv', name);
+    const path = join(cli.home, 'csv', name);
     await writeFile(path, csv);
     const run = await runCli(
       [
@@ -61,7 +49,7 @@ describe.skipIf(missing.length > 0)('courier deliver --metadata', () => {
         '--profile',
         'Test',
         '--catalog',
-        catalog,
+        cli.catalog,
         '--mode',
         'json',
         '--dry-run',
@@ -69,7 +57,7 @@ describe.skipIf(missing.length > 0)('courier deliver --metadata', () => {
         '--metadata',
         path,
       ],
-      { env },
+      { env: cli.env },
     );
     const output = run.stdout.trim() ? (JSON.parse(run.stdout) as DryRun) : undefined;
     const tracks = output?.plan.tracks?.flat() ?? [];
