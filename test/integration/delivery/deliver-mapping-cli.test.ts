@@ -3,7 +3,6 @@ import { join } from 'node:path';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { runCli } from '../../support/run-cli.js';
 import { useCliSandbox } from './delivery-helpers.js';
 
 describe('courier deliver --mode audio_mapping, the mapping given', () => {
@@ -19,21 +18,7 @@ describe('courier deliver --mode audio_mapping, the mapping given', () => {
   });
 
   const deliver = (...mapping: string[]) =>
-    runCli(
-      [
-        'deliver',
-        dir,
-        '--profile',
-        'Test',
-        '--catalog',
-        cli.catalog,
-        '--mode',
-        'audio_mapping',
-        '--dry-run',
-        ...mapping,
-      ],
-      { env: cli.env },
-    );
+    cli.deliver(dir, 'audio_mapping', '--dry-run', ...mapping);
 
   async function mappingFile(name: string, text: string): Promise<string> {
     const path = join(cli.home, name);

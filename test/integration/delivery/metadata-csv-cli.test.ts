@@ -6,7 +6,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryRecord } from '../../../src-main/core/delivery/delivery-record.js';
 import type { PlanFinding } from '../../../src-main/core/delivery/plan.js';
 import { missingFixtureTools } from '../../support/audio-fixtures.js';
-import { runCli } from '../../support/run-cli.js';
 import { isrcOf, makeTaggedTracks, useCliSandbox } from './delivery-helpers.js';
 
 const missing = missingFixtureTools();
@@ -42,23 +41,7 @@ describe.skipIf(missing.length > 0)('courier deliver --metadata', () => {
   async function dryRun(csv: string | Buffer, name = 'metadata.csv') {
     const path = join(cli.home, 'csv', name);
     await writeFile(path, csv);
-    const run = await runCli(
-      [
-        'deliver',
-        dir,
-        '--profile',
-        'Test',
-        '--catalog',
-        cli.catalog,
-        '--mode',
-        'json',
-        '--dry-run',
-        '--json',
-        '--metadata',
-        path,
-      ],
-      { env: cli.env },
-    );
+    const run = await cli.deliver(dir, 'json', '--dry-run', '--json', '--metadata', path);
     const output = run.stdout.trim() ? (JSON.parse(run.stdout) as DryRun) : undefined;
     const tracks = output?.plan.tracks?.flat() ?? [];
     return {
