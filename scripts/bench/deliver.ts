@@ -2,8 +2,8 @@
  * `npm run bench:deliver [-- --tracks N]`
  *
  * Delivers N (10,000 by default) tiny generated, tagged MP3s in `json` mode to a sandbox started
- * for the run: read tags → plan → upload → HeadObject confirm → ingest in batches of 25. The
- * delivery runs in its own child process so its peak RSS is its own. Prints total and per-phase
+ * for the run through the one delivery service (as `courier deliver` does): read tags → plan →
+ * pre-flight → upload → HeadObject confirm → ingest in batches of 25. The delivery runs in its own child process so its peak RSS is its own. Prints total and per-phase
  * times, requests sent (from the sandbox's /sandbox/requests), token requests (target: one) and
  * peak RSS.
  */
@@ -13,12 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { ServiceClient } from '../../src-main/core/api/service-client.js';
-import { DeliveryStore } from '../../src-main/core/delivery/delivery-record.js';
-import { planDelivery } from '../../src-main/core/delivery/plan.js';
-import { prepareDelivery } from '../../src-main/core/delivery/prepare.js';
-import { runDelivery } from '../../src-main/core/delivery/run-delivery.js';
+import { DeliveryService } from '../../src-main/core/delivery/delivery-service.js';
 import { startSandbox } from '../../src-main/core/sandbox/index.js';
+import { MemorySecretStore } from '../../src-main/core/secrets/secret-store.js';
+import { createServices } from '../../src-main/core/services.js';
 import { copyTemplate, makeAudio, writeTags } from '../../test/support/audio-fixtures.js';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -34,45 +32,44 @@ async function child(): Promise<void> {
   const info = JSON.parse(process.env.COURIER_BENCH!) as Awaited<
     ReturnType<typeof startSandbox>
   >['info'];
+  // The same service the CLI and the app use: plan (tags, fingerprints), pre-flight, run.
+  const services = createServices(
+    {
+      COURIER_HOME: home,
+      COURIER_CLIENT_SECRET: info.client_secret,
+      COURIER_SECRET_ACCESS_KEY: info.bucket.secret_access_key,
+    },
+    { secrets: new MemorySecretStore() },
+  );
+  await services.profiles.save({
+    name: 'Bench',
+    environment: 'development',
+    base_url: info.base_url,
+    client_id: info.client_id,
+    bucket: {
+      bucket_name: info.bucket.bucket_name,
+      bucket_region: info.bucket.bucket_region,
+      access_key_id: info.bucket.access_key_id,
+      endpoint: info.bucket.endpoint,
+    },
+    catalogs: info.catalogs.map(({ id, name }) => ({ id, name })),
+  });
   const started = performance.now();
-  const prepared = await prepareDelivery({ dir, mode: 'json' });
-  const readSeconds = (performance.now() - started) / 1000;
-  const plan = planDelivery({
-    profile: { name: 'Bench', environment: 'development' },
-    bucket: info.bucket.bucket_name,
+  const run = await new DeliveryService(services, {}, 'bench:deliver').start({
+    profile: 'Bench',
     catalogId: info.catalogs[0]!.id,
     mode: 'json',
-    dir,
-    files: prepared.files,
-    tracks: prepared.tracks,
+    source: { kind: 'folder', dir },
   });
-  if (plan.blocked) throw new Error(`plan blocked: ${JSON.stringify(plan.findings.slice(0, 3))}`);
-  const api = new ServiceClient({
-    baseUrl: info.base_url,
-    clientId: info.client_id,
-    clientSecret: async () => info.client_secret,
-  });
-  const store = new DeliveryStore(home);
-  await store.save(plan.record);
-  const record = await runDelivery({
-    record: plan.record,
-    store,
-    api,
-    dataDir: home,
-    bucket: {
-      endpoint: info.bucket.endpoint,
-      region: info.bucket.bucket_region,
-      bucket: info.bucket.bucket_name,
-      accessKeyId: info.bucket.access_key_id,
-      secretAccessKey: info.bucket.secret_access_key,
-    },
-  });
+  const planSeconds = (performance.now() - started) / 1000;
+  const record = await run.done;
+  const { api } = await services.connections.get('Bench');
   process.stdout.write(
     `${JSON.stringify({
       state: record.state,
       error: record.error,
       seconds: (performance.now() - started) / 1000,
-      readSeconds,
+      planSeconds,
       uploadSeconds: record.durations.uploadMs / 1000,
       confirmSeconds: record.durations.confirmMs / 1000,
       ingestSeconds: record.durations.ingestMs / 1000,
@@ -154,7 +151,7 @@ async function main(): Promise<void> {
       [
         `tracks:            ${tracks}`,
         `state:             ${report.state}${report.error ? ` (${report.error})` : ''}`,
-        `total:             ${report.seconds.toFixed(1)} s (tags ${report.readSeconds.toFixed(1)} s, upload ${report.uploadSeconds.toFixed(1)} s, confirm ${report.confirmSeconds.toFixed(1)} s, ingest ${report.ingestSeconds.toFixed(1)} s)`,
+        `total:             ${report.seconds.toFixed(1)} s (plan: tags, hashes, pre-flight ${report.planSeconds.toFixed(1)} s, upload ${report.uploadSeconds.toFixed(1)} s, confirm ${report.confirmSeconds.toFixed(1)} s, ingest ${report.ingestSeconds.toFixed(1)} s)`,
         `ingestion requests: ${ingestion} (planned ${report.batches})`,
         `token requests:    ${report.tokenRequests} (sandbox saw ${tokens}; target: one)`,
         `peak RSS:          ${report.maxRssMiB.toFixed(0)} MiB`,

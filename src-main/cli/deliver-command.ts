@@ -7,18 +7,21 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import type { DeliveryMode } from '../core/delivery/delivery-record.js';
+import type { DeliveryRecord } from '../core/delivery/delivery-record.js';
 import {
   BlockedError,
   type DeliveryRequest,
   DeliveryService,
+  NothingChangedError,
 } from '../core/delivery/delivery-service.js';
+import { type DeliveryMode, deliveryModes } from '../core/delivery/delivery-summary.js';
 import { summarize } from '../core/delivery/history.js';
 import type { DeliveryPlan, PlanFinding } from '../core/delivery/plan.js';
 import { PreflightError } from '../core/delivery/preflight.js';
 import type { DeliveryEvent } from '../core/delivery/run-delivery.js';
-import { UsageError } from '../core/errors.js';
+import { CourierError, UsageError } from '../core/errors.js';
 import { LockHeldError } from '../core/files/process-lock.js';
+import { type CsvEncoding, csvEncodings } from '../core/model/csv-text.js';
 import {
   type FileNameMapping,
   mappingFromOptions,
@@ -32,11 +35,10 @@ import { sentence, uploadFailureLines } from './failure-lines.js';
 const usage = [
   'courier deliver DIR --profile NAME --catalog ID --mode json|audio_only|audio_mapping',
   '        [--folder NAME] [--mapping FILE | --separator S --columns FIELD,FIELD,...] [--inline-mapping]',
-  '        [--metadata FILE.csv] [--download] [--ingestion-id ID] [--keep-delivered-files]',
-  '        [--no-overwrite-audio] [--dry-run] [--yes] [--wait] [--verbose] [--json]',
+  '        [--metadata FILE.csv [--metadata-encoding auto|utf-8|utf-16le|utf-16be|windows-1252]]',
+  '        [--download] [--ingestion-id ID] [--keep-delivered-files]',
+  '        [--no-overwrite-audio] [--all] [--dry-run] [--yes] [--wait] [--verbose] [--json]',
 ].join('\n');
-
-const MODES: DeliveryMode[] = ['json', 'audio_only', 'audio_mapping'];
 
 function findingLine(f: PlanFinding): string {
   return escapeControls(
@@ -48,7 +50,7 @@ function findingLine(f: PlanFinding): string {
 }
 
 /** The plan as text: folder, keys, batches, findings. */
-function planText(plan: DeliveryPlan): string {
+function planText(plan: DeliveryPlan, verbose: boolean): string {
   const r = plan.record;
   const lines = [
     `Delivery plan (${r.mode}) for catalog ${r.catalogId} on profile ${r.profile}`,
@@ -71,23 +73,47 @@ function planText(plan: DeliveryPlan): string {
       lines.push(`  batch ${b.index + 1}: ${b.outerIds.length} track(s): ${b.outerIds.join(', ')}`);
     else lines.push(`  request: POST /ingestion/${r.mode} delivery_dir_path=${r.folder}`);
   });
-  if (plan.findings.length > 0) lines.push('Findings:', ...plan.findings.map(findingLine));
+  if (plan.findings.length > 0) lines.push('Findings:', ...findingLines(plan.findings, verbose));
   return lines.join('\n');
+}
+
+/** What differed from the catalog, for the delivery's first line. */
+function changesText(changes: DeliveryRecord['changes']): string {
+  if (!changes) return '';
+  const parts = [
+    [changes.new, 'new'],
+    [changes.audio, 'with new audio'],
+    [changes.metadata, 'with new metadata only'],
+    [changes.unchanged, 'unchanged, not sent'],
+  ] as const;
+  return ` (tracks: ${parts
+    .filter(([n]) => n > 0)
+    .map(([n, what]) => `${n} ${what}`)
+    .join(', ')})`;
 }
 
 /** How many findings of each level are printed before a count stands for the rest. */
 const FINDINGS_SHOWN = 10;
 
-/** Findings on stderr, one line each, summarised past FINDINGS_SHOWN unless `verbose`. */
-function printFindings(io: CliIO, findings: PlanFinding[], verbose: boolean): void {
+/** Findings one line each, errors first, summarised past FINDINGS_SHOWN unless `verbose`. */
+function findingLines(findings: PlanFinding[], verbose: boolean): string[] {
+  const lines: string[] = [];
   for (const level of ['error', 'warning'] as const) {
     const some = findings.filter((f) => f.level === level);
     const shown = verbose ? some : some.slice(0, FINDINGS_SHOWN);
-    for (const f of shown) io.err(findingLine(f));
+    lines.push(...shown.map(findingLine));
     if (shown.length < some.length) {
-      io.err(`  … and ${some.length - shown.length} more ${level}(s) (--verbose lists them all)`);
+      lines.push(
+        `  … and ${some.length - shown.length} more ${level}(s) (--verbose lists them all)`,
+      );
     }
   }
+  return lines;
+}
+
+/** Findings on stderr (see `findingLines`). */
+function printFindings(io: CliIO, findings: PlanFinding[], verbose: boolean): void {
+  for (const line of findingLines(findings, verbose)) io.err(line);
 }
 
 /** The `deliver` command. */
@@ -109,11 +135,13 @@ export const deliverCommand: Command = {
         columns: { type: 'string' },
         'inline-mapping': { type: 'boolean', default: false },
         metadata: { type: 'string' },
+        'metadata-encoding': { type: 'string' },
         download: { type: 'boolean', default: false },
         'ingestion-id': { type: 'string' },
         'keep-delivered-files': { type: 'boolean', default: false },
         'no-overwrite-audio': { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
+        all: { type: 'boolean', default: false },
         yes: { type: 'boolean', default: false },
         wait: { type: 'boolean', default: false },
         verbose: { type: 'boolean', default: false },
@@ -122,7 +150,8 @@ export const deliverCommand: Command = {
     });
     if (positionals.length !== 1) throw new UsageError(`expected one folder (usage: ${usage})`);
     const mode = values.mode as DeliveryMode;
-    if (!MODES.includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
+    if (!deliveryModes.includes(mode))
+      throw new UsageError(`--mode must be one of ${deliveryModes.join(', ')}`);
     if (!values.catalog) throw new UsageError('--catalog ID is required');
     const dir = resolve(positionals[0]!);
     if (!(await stat(dir).catch(() => null))?.isDirectory()) {
@@ -148,23 +177,23 @@ export const deliverCommand: Command = {
         throw new UsageError('audio_mapping needs --mapping FILE, or --separator S and --columns');
       }
     }
+    const encoding = values['metadata-encoding'] as CsvEncoding | undefined;
+    if (encoding !== undefined) {
+      if (!csvEncodings.includes(encoding)) {
+        throw new UsageError(`--metadata-encoding must be one of ${csvEncodings.join(', ')}`);
+      }
+      if (!values.metadata) throw new UsageError('--metadata-encoding needs --metadata FILE.csv');
+    }
     const download = values.download;
     if (download && mode !== 'json') throw new UsageError('--download works with --mode json only');
     if (download && !values.metadata) {
       throw new UsageError(
-        '--download needs --metadata FILE.csv with outer_id and primary_media URLs',
+        '--download needs --metadata FILE.csv with an outer_id column and the audio URLs in its file (or primary_media) column',
       );
     }
 
     const services = await cliServices(io, 'deliver');
     const name = profileName(values.profile, io.env);
-    const profile = await services.profiles.get(name);
-    if (profile.environment === 'production' && !values.yes && !values['dry-run']) {
-      io.err(
-        `courier deliver: "${name}" is a production profile; add --yes to deliver to it (or --dry-run to see the plan)`,
-      );
-      return 2;
-    }
     const request: DeliveryRequest = {
       profile: name,
       catalogId: values.catalog,
@@ -177,7 +206,14 @@ export const deliverCommand: Command = {
         media_fetch_type: download ? 'download' : 's3',
       },
       ...(mapping ? { mapping } : {}),
-      source: { kind: 'folder', dir, metadataCsv: values.metadata, download },
+      ...(values.all ? { all: true } : {}),
+      source: {
+        kind: 'folder',
+        dir,
+        metadataCsv: values.metadata,
+        ...(encoding ? { metadataEncoding: encoding } : {}),
+        download,
+      },
     };
     const controller = new AbortController();
     void io.stopRequested.then(() => controller.abort());
@@ -187,10 +223,15 @@ export const deliverCommand: Command = {
       { event: (_id, _label, event) => printProgress(event) },
       'courier deliver',
     );
-    const blocked = (plan: DeliveryPlan) => {
-      printFindings(io, plan.findings, values.verbose);
+    /** Exit 3 with the findings on stderr — unless the plan on stdout already lists them. */
+    const blocked = (plan: DeliveryPlan, listed = false) => {
+      if (!listed) printFindings(io, plan.findings, values.verbose);
+      const errors = plan.findings.filter((f) => f.level === 'error');
+      const first = errors[0]!;
       io.err(
-        `courier deliver: validation blocks this delivery (${plan.findings.filter((f) => f.level === 'error').length} error(s)); nothing was sent`,
+        escapeControls(
+          `courier deliver: validation blocks this delivery (${errors.length} error(s), first: ${first.path ? `${first.path}: ` : ''}${first.message}); nothing was sent`,
+        ),
       );
       return 3;
     };
@@ -203,7 +244,23 @@ export const deliverCommand: Command = {
         );
         return 0;
       }
-      const { plan } = await deliveries.plan(request, controller.signal);
+      let plan: DeliveryPlan;
+      try {
+        ({ plan } = await deliveries.plan(request, controller.signal));
+      } catch (error) {
+        if (!(error instanceof NothingChangedError)) throw error;
+        io.out(
+          values.json
+            ? JSON.stringify({
+                dry_run: true,
+                state: 'unchanged',
+                unchanged: error.unchanged,
+                since: error.latest ?? null,
+              })
+            : error.message,
+        );
+        return 0;
+      }
       if (values.json) {
         io.out(
           JSON.stringify(
@@ -212,11 +269,12 @@ export const deliverCommand: Command = {
             2,
           ),
         );
-      } else io.out(planText(plan));
-      return plan.blocked ? blocked(plan) : 0;
+      } else io.out(planText(plan, values.verbose));
+      return plan.blocked ? blocked(plan, true) : 0;
     }
 
     try {
+      const startedAt = new Date().toISOString();
       const run = await deliveries
         .start(request, {
           confirmProduction: values.yes,
@@ -225,17 +283,32 @@ export const deliverCommand: Command = {
           signal: controller.signal,
         })
         .catch((error: unknown) => {
+          if (error instanceof CourierError && error.code === 'confirm_production') {
+            throw new CourierError(
+              'confirm_production',
+              `"${name}" is a production profile; add --yes to deliver to it (or --dry-run to see the plan)`,
+            );
+          }
           if (error instanceof LockHeldError) {
             throw new LockHeldError(`${error.subject} (add --wait to wait for it)`, error.holder);
           }
           throw error;
         });
       const record = (await deliveries.store.load(run.id))!;
+      printFindings(io, run.findings, values.verbose);
+      const replan = record.replans?.at(-1);
+      if (replan && replan.at >= startedAt) {
+        io.err(
+          escapeControls(
+            `${replan.files.length} file(s) changed on disk since delivery ${run.id} was planned (first: ${replan.files[0]}): read again and validated; the requests already accepted stay as they are`,
+          ),
+        );
+      }
       const accepted = record.batches.filter((b) => b.state === 'accepted').length;
       io.err(
-        record.runs > 0
+        run.resumed
           ? `Resuming delivery ${run.id} (${accepted}/${record.batches.length} request(s) accepted)`
-          : `Delivery ${run.id}: ${record.files.length} file(s) to ${AUDIO_ROOT}${record.folder}/, ${record.batches.length} request(s)`,
+          : `Delivery ${run.id}: ${record.files.length} file(s) to ${AUDIO_ROOT}${record.folder}/, ${record.batches.length} request(s)${changesText(record.changes)}`,
       );
       const final = await run.done;
       const summary = summarize(final);
@@ -274,6 +347,24 @@ export const deliverCommand: Command = {
       return 1;
     } catch (error) {
       if (error instanceof BlockedError) return blocked(error.plan);
+      // Another process delivered this very command while this one waited: all accepted.
+      if (error instanceof CourierError && error.code === 'finished') {
+        io.err(error.message);
+        return 0;
+      }
+      if (error instanceof NothingChangedError) {
+        if (values.json) {
+          io.out(
+            JSON.stringify({
+              state: 'unchanged',
+              unchanged: error.unchanged,
+              since: error.latest ?? null,
+            }),
+          );
+        }
+        io.err(`courier deliver: ${error.message}`);
+        return 0;
+      }
       if (error instanceof PreflightError) {
         io.err(`courier deliver: pre-flight: ${error.message}; nothing was uploaded`);
         return 1;

@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 
+import { deliveryModes } from '../core/delivery/delivery-summary.js';
 import {
   DraftTrackSchema,
   type LibrarySession,
@@ -13,6 +14,7 @@ import {
 } from '../core/library/session-schema.js';
 import { mappingFields } from '../core/model/filename-mapping.js';
 import type { FileReadResult } from '../core/model/read-result.js';
+import type { Settings } from '../core/settings/settings.js';
 
 /** What a failed operation tells the renderer: a stable code and one human sentence. */
 export interface ErrorInfo {
@@ -81,7 +83,7 @@ const grantId = v.pipe(text(64), v.minLength(1));
 const DeliveryInputSchema = v.strictObject({
   profile: profileName,
   catalogId: v.pipe(text(128), v.minLength(1)),
-  mode: v.picklist(['json', 'audio_only', 'audio_mapping']),
+  mode: v.picklist(deliveryModes),
   folder: v.optional(v.pipe(text(256), v.minLength(1))),
   options: v.optional(
     v.strictObject({
@@ -204,7 +206,7 @@ export const operations = {
       ),
       defaults: v.optional(
         v.strictObject({
-          mode: v.optional(v.picklist(['json', 'audio_only', 'audio_mapping'])),
+          mode: v.optional(v.picklist(deliveryModes)),
           overwrite_audio_file: v.optional(v.boolean()),
           delete_delivered_file: v.optional(v.boolean()),
         }),
@@ -323,6 +325,7 @@ export interface DeliveryPlanView {
   production: boolean;
 }
 
+export type { DeliveryMode } from '../core/delivery/delivery-summary.js';
 export type {
   DeliveryHistoryItem,
   TransferFileState,
@@ -361,15 +364,7 @@ export interface OpenedFile extends GrantedFile {
 }
 
 /** The app's settings (`<dataDir>/settings.json`). */
-export interface SettingsView {
-  concurrency: number;
-  bandwidthLimitKiB: number;
-  defaults: {
-    mode: 'json' | 'audio_only' | 'audio_mapping';
-    overwrite_audio_file: boolean;
-    delete_delivered_file: boolean;
-  };
-}
+export type SettingsView = Settings;
 
 interface Results {
   appInfo: AppInfo;

@@ -17,7 +17,8 @@ import type {
 } from '../../src-main/ipc/contract.js';
 import type { LibraryState } from './library-state.svelte.js';
 
-export type DeliveryMode = 'json' | 'audio_only' | 'audio_mapping';
+export type { DeliveryMode } from '../../src-main/ipc/contract.js';
+import type { DeliveryMode } from '../../src-main/ipc/contract.js';
 
 /** The Deliver screen: catalog, mode, options, mapping builder, pre-flight and Deliver. */
 export class DeliverState {

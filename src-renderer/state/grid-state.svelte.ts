@@ -7,9 +7,9 @@
  * find and replace. Grouped by album, the view has a header line per album whose album-level
  * cells edit the whole album. Every change goes through the library as one undoable command.
  */
+import { albumArtistOf, albumOf, positionProblems } from '../../src-main/core/model/albums.js';
 import { formatTsv, parseTsv } from '../../src-main/core/model/csv-text.js';
 import type { DraftTrack, Finding } from '../../src-main/core/model/track.js';
-import { albumArtistOf, albumOf, positionProblems } from '../lib/albums.js';
 import { type Column, type ColumnId, columnIds, columns } from './columns.js';
 import type { DraftEdit, LibraryRow, LibraryState } from './library-state.svelte.js';
 

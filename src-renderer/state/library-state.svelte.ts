@@ -7,7 +7,6 @@ import type { FileReadResult } from '../../src-main/core/model/read-result.js';
 import type { DraftTrack, Finding, ValueSource } from '../../src-main/core/model/track.js';
 import { validateDelivery } from '../../src-main/core/model/validate.js';
 import type { CourierApi, EventPayloads, PickedFile } from '../../src-main/ipc/contract.js';
-import { positionGaps } from '../lib/albums.js';
 import type { TagReader } from '../lib/tags/tag-reader.js';
 import type { Column } from './columns.js';
 import { type DraftChange, UndoStack } from './undo-stack.js';
@@ -520,11 +519,8 @@ function computeFindings(rows: readonly LibraryRow[]): Map<string, Finding[]> {
   const ready = rows.filter((row) => row.status === 'ready');
   const drafts = ready.map((row) => row.draft);
   const validation = validateDelivery(drafts);
-  const gaps = positionGaps(drafts);
   ready.forEach((row, i) => {
     const list = [...row.readFindings, ...validation[i]!];
-    const gap = gaps.get(i);
-    if (gap) list.push(gap);
     if (row.missing) list.push(missingFinding);
     result.set(row.id, list);
   });

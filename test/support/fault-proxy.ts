@@ -7,23 +7,14 @@ import {
 } from 'node:http';
 import type { Socket } from 'node:net';
 
+import { prng } from './prng.js';
+
 /** What the proxy may do to a request instead of passing it through. */
 export type Fault = 'reset' | 'stall' | 'stall-midway' | 'slow-down' | 'reset-after-upstream';
 
 /** Counts of each fault injected so far, and of requests seen. */
 export type FaultCounts = Record<Fault, number> & { requests: number; denied: number };
 
-/** A seeded PRNG (mulberry32): the same seed gives the same faults in the same order. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Bytes of a body the 'stall-midway' fault forwards before it stops reading. */
 const MIDWAY = 256 * 1024;

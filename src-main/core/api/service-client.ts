@@ -7,6 +7,7 @@
  * is kept redacted.
  */
 import { redactor, redactValue } from '../log.js';
+import { maxTracksPerRequest } from '../model/ingestion-body.js';
 import { NetworkError, networkReason, Reachability } from '../network/reachability.js';
 import { type NetworkTimeouts, resolveTimeouts } from '../network/timeouts.js';
 import { backoffDelay, sleep } from '../storage/retry.js';
@@ -65,9 +66,6 @@ export interface JsonIngestionOptions extends IngestionTarget {
   ingestion_id?: string;
   overwrite_audio_file?: boolean;
 }
-
-/** At most this many tracks per JSON ingestion request (§8). */
-export const MAX_TRACKS_PER_REQUEST = 25;
 
 export interface ServiceClientOptions {
   baseUrl: string;
@@ -196,10 +194,10 @@ export class ServiceClient {
 
   /** Ingests up to 25 tracks with their metadata (§4.5). */
   async ingestJson(tracks: unknown[], options: JsonIngestionOptions): Promise<IngestionResponse> {
-    if (tracks.length === 0 || tracks.length > MAX_TRACKS_PER_REQUEST) {
+    if (tracks.length === 0 || tracks.length > maxTracksPerRequest) {
       throw new ApiError(
         'bad_request',
-        `A JSON ingestion request carries 1 to ${MAX_TRACKS_PER_REQUEST} tracks, not ${tracks.length}.`,
+        `A JSON ingestion request carries 1 to ${maxTracksPerRequest} tracks, not ${tracks.length}.`,
         0,
         'POST /ingestion/json',
       );

@@ -5,7 +5,7 @@
  * leaves and `accepted` after a 2xx.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { readJsonIfExists, writeFileAtomic } from '../files/atomic-file.js';
@@ -30,6 +30,10 @@ export interface DeliveryFile {
   localPath: string;
   key: string;
   size: number;
+  /** As planned (absent in records older than fingerprints): the uploader sends only that file. */
+  mtimeMs?: number;
+  /** MD5 of the file's bytes at planning, hex. */
+  md5?: string;
   state: 'pending' | 'confirmed' | 'failed';
   error?: string;
 }
@@ -43,6 +47,8 @@ export interface DeliveryBatch {
   keys: string[];
   state: 'pending' | 'sent' | 'accepted' | 'failed';
   attempts: number;
+  /** false: a metadata-only request (the catalog keeps its audio); else the record's option. */
+  overwriteAudio?: false;
   sentAt?: string;
   answeredAt?: string;
   /** The service's answer, verbatim (status and parsed body or text). */
@@ -87,6 +93,13 @@ export interface DeliveryRecord {
   batches: DeliveryBatch[];
   /** JSON mode: the tracks exactly as they are sent, batch by batch (parallel to `batches`). */
   tracks?: Track[][];
+  /** How the delivery differed from the catalog when planned (absent: everything was sent). */
+  changes?: { new: number; audio: number; metadata: number; unchanged: number };
+  /** Metadata-only tracks (by outer_id): the audio file the catalog already holds for each. */
+  audioOf?: Record<
+    string,
+    { path: string; localPath: string; size: number; mtimeMs?: number; md5?: string }
+  >;
   createdAt: string;
   updatedAt: string;
   finishedAt?: string;
@@ -95,6 +108,12 @@ export interface DeliveryRecord {
   bytes: { total: number; sent: number };
   /** Every retry of failed files, oldest first (absent until the first one). */
   retries?: DeliveryRetry[];
+  /** Every re-plan of a re-run whose files had changed on disk (paths), oldest first. */
+  replans?: Array<{ at: string; files: string[] }>;
+  /** Keys this delivery put in its folder that it no longer delivers: removed before sending. */
+  discard?: string[];
+  /** Which heavy part holds files and tracks (`<id>.parts-<n>.json`; absent: `<id>.parts.json`). */
+  partsGeneration?: number;
   error?: string;
 }
 
@@ -164,7 +183,8 @@ function redactServerText(record: DeliveryRecord, done: WeakSet<object>): void {
  */
 export class DeliveryStore {
   readonly dir: string;
-  readonly #partsWritten = new Set<string>();
+  /** The parts file this store last wrote for each record. */
+  readonly #partsWritten = new Map<string, string>();
   /** Answers already redacted: each is walked once, not at every save of its record. */
   readonly #redacted = new WeakSet<object>();
 
@@ -177,9 +197,13 @@ export class DeliveryStore {
     return join(this.dir, `${id}.json`);
   }
 
-  /** The heavy part of one record (files, track bodies). */
-  partsOf(id: string): string {
-    return join(this.dir, `${id}.parts.json`);
+  /**
+   * The heavy part of one record (files, track bodies). A re-plan writes a new generation beside
+   * the old one and then points the record at it, so a crash between the two writes leaves the
+   * record with the batches and tracks that belong together.
+   */
+  partsOf(id: string, generation?: number): string {
+    return join(this.dir, generation ? `${id}.parts-${generation}.json` : `${id}.parts.json`);
   }
 
   /**
@@ -190,11 +214,17 @@ export class DeliveryStore {
     record.updatedAt = new Date().toISOString();
     redactServerText(record, this.#redacted);
     const { files, tracks, ...light } = record;
-    if (options.full || !this.#partsWritten.has(record.id)) {
-      await writeFileAtomic(this.partsOf(record.id), JSON.stringify({ files, tracks }));
-      this.#partsWritten.add(record.id);
+    const parts = this.partsOf(record.id, record.partsGeneration);
+    const written = this.#partsWritten.get(record.id);
+    if (options.full || written !== parts) {
+      await writeFileAtomic(parts, JSON.stringify({ files, tracks }));
+      this.#partsWritten.set(record.id, parts);
     }
     await writeFileAtomic(this.fileOf(record.id), `${JSON.stringify(light, null, 2)}\n`);
+    if (record.partsGeneration && written !== parts) {
+      // The generation before this one is no longer pointed at.
+      await rm(this.partsOf(record.id, record.partsGeneration - 1), { force: true });
+    }
   }
 
   /** Reads one record, or undefined. */
@@ -206,7 +236,7 @@ export class DeliveryStore {
     // Records written before redaction existed may hold a bearer token: never show it again.
     const light = redactValue(stored);
     const parts = await readJsonIfExists<Pick<DeliveryRecord, 'files' | 'tracks'>>(
-      this.partsOf(id),
+      this.partsOf(id, stored.partsGeneration),
     );
     return {
       ...light,
@@ -220,7 +250,8 @@ export class DeliveryStore {
     const names = await readdir(this.dir).catch(() => [] as string[]);
     const records: DeliveryRecord[] = [];
     for (const name of names.sort()) {
-      if (!name.endsWith('.json') || name.endsWith('.parts.json') || name.startsWith('.')) continue;
+      if (!name.endsWith('.json') || /\.parts(-\d+)?\.json$/.test(name) || name.startsWith('.'))
+        continue;
       const record = await this.load(name.slice(0, -'.json'.length)).catch(() => undefined);
       if (record) records.push(record);
     }

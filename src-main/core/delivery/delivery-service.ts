@@ -8,17 +8,23 @@
  * the planning of a new delivery holds one on the command's identity), so a second process — or a
  * second click — is told who holds it instead of sending the same batches again.
  */
+import { basename } from 'node:path';
+
 import { audioFoldersInBucket } from '../bucket/bucket-browser.js';
 import type { Connection } from '../connection.js';
 import { CourierError } from '../errors.js';
+import type { FileFingerprint } from '../files/file-fingerprint.js';
 import { acquireProcessLock, type ProcessLock } from '../files/process-lock.js';
-import type { FileNameMapping } from '../model/filename-mapping.js';
+import { CatalogLedger } from '../ledger/catalog-ledger.js';
+import type { CsvEncoding } from '../model/csv-text.js';
+import { applyFileNameMapping, type FileNameMapping } from '../model/filename-mapping.js';
 import type { DraftTrack } from '../model/track.js';
 import type { Profile } from '../profiles/profile.js';
 import type { CoreServices } from '../services.js';
 import { SettingsStore, uploadOptionsOf } from '../settings/settings-store.js';
 import { createS3Client } from '../storage/s3-client.js';
 import type { UploadQueue } from '../storage/upload-queue.js';
+import { catalogChanges } from './catalog-changes.js';
 import {
   deliveryIdentity,
   type DeliveryMode,
@@ -30,8 +36,9 @@ import {
 import { historyCsv, pickupCheck } from './history.js';
 import { libraryInput } from './library-input.js';
 import { PauseGate } from './pause-gate.js';
-import { type DeliveryPlan, planDelivery, type PlanFinding } from './plan.js';
-import { preflight } from './preflight.js';
+import { type DeliveryPlan, planDelivery, type PlanFinding, type PlanInput } from './plan.js';
+import { changedFiles, fingerprintPlan, replanRecord } from './planned-files.js';
+import { catalogProblem, preflight } from './preflight.js';
 import { prepareDelivery } from './prepare.js';
 import { type DeliveryEvent, runDelivery } from './run-delivery.js';
 import {
@@ -48,7 +55,14 @@ import {
 
 /** Where a delivery's tracks come from: a folder on disk (the CLI) or the reviewed library. */
 export type DeliverySource =
-  | { kind: 'folder'; dir: string; metadataCsv?: string; download?: boolean }
+  | {
+      kind: 'folder';
+      dir: string;
+      metadataCsv?: string;
+      /** The CSV's encoding when the user declares it; detected otherwise. */
+      metadataEncoding?: CsvEncoding;
+      download?: boolean;
+    }
   | {
       kind: 'library';
       /** Granted files (main resolves their paths); json mode carries each reviewed draft. */
@@ -65,12 +79,30 @@ export interface DeliveryRequest {
   options?: Partial<DeliveryOptions>;
   mapping?: FileNameMapping & { storage?: 'file' | 'content' };
   source: DeliverySource;
+  /** Deliver everything again, not only what changed since the catalog's last deliveries. */
+  all?: boolean;
+}
+
+/** Nothing in the delivery differs from what the catalog already holds: nothing to send. */
+export class NothingChangedError extends CourierError {
+  constructor(
+    readonly unchanged: number,
+    readonly latest: { delivery: string; at: string } | undefined,
+  ) {
+    super(
+      'nothing_changed',
+      `nothing changed since delivery ${latest?.delivery ?? '?'} (${latest?.at.slice(0, 10) ?? '?'}): its ${unchanged} track(s) are in the catalog as they are on disk; nothing was sent (--all delivers everything again)`,
+    );
+    this.name = 'NothingChangedError';
+  }
 }
 
 /** A plan, with what a door needs to show it. */
 export interface PlannedDelivery {
   plan: DeliveryPlan;
   profile: Profile;
+  /** What it was planned from (to plan again with only what changed). */
+  input: PlanInput;
   /** Library plans: the grant id of each planned path, so findings point back at rows. */
   idOfPath?: Map<string, string>;
 }
@@ -107,6 +139,10 @@ export interface DeliveryListeners {
 export interface ActiveRun {
   readonly id: string;
   readonly snapshot: TransferSnapshot;
+  /** What the plan found that does not block it (warnings), for the door to show. */
+  readonly findings: PlanFinding[];
+  /** True when this run continues a record found on disk (stopped, failed or killed before). */
+  readonly resumed: boolean;
   /** Resolves to the final record when the run ends (never rejects). */
   readonly done: Promise<DeliveryRecord>;
 }
@@ -153,9 +189,49 @@ export class DeliveryService {
     this.#settings = new SettingsStore(services.dataDir);
   }
 
-  /** Plans a delivery without any network call. */
+  /**
+   * Plans a delivery without any network call, with what the pre-flight would refuse that the
+   * profile alone tells (a catalog it does not name) as a blocking finding.
+   */
   async plan(request: DeliveryRequest, signal?: AbortSignal): Promise<PlannedDelivery> {
-    return this.#plan(request, [], signal);
+    const planned = await this.#plan(request, [], signal);
+    const unknown = catalogProblem(planned.profile, request.catalogId);
+    if (unknown) {
+      planned.plan.findings.unshift({ level: 'error', field: 'catalog_id', message: unknown });
+      planned.plan.blocked = true;
+    }
+    if (!planned.plan.blocked) {
+      // What a start would send: only what differs from the catalog (hashing as a start does).
+      const ledger = await this.#ledger(planned.profile.name, request.catalogId);
+      await fingerprintPlan(planned.plan, signal, knownAudio(ledger));
+      if (!planned.plan.blocked && !request.all) {
+        planned.plan = changesOnly(planned.plan, planned.input, ledger, request);
+      }
+      await this.#announce(planned.plan, planned.profile);
+    }
+    return planned;
+  }
+
+  #ledger(profile: string, catalogId: string): Promise<CatalogLedger> {
+    return CatalogLedger.open(this.services.dataDir, profile, catalogId);
+  }
+
+  /** A reminder to announce a large ingestion (the interface asks for it), with a summary. */
+  async #announce(plan: DeliveryPlan, profile: Profile): Promise<void> {
+    const { announceAbove } = await this.#settings.get();
+    const { record } = plan;
+    const tracks =
+      record.mode === 'json'
+        ? (record.tracks ?? []).reduce((n, b) => n + b.length, 0)
+        : record.files.length;
+    const gib = record.bytes.total / 1024 ** 3;
+    if (tracks < announceAbove.tracks && gib < announceAbove.gib) return;
+    const catalog =
+      profile.catalogs.find((c) => c.id === record.catalogId)?.name ?? record.catalogId;
+    plan.findings.push({
+      level: 'warning',
+      message: `a large ingestion: the interface asks that it be announced to the provider beforehand; send them: "Catalog ${catalog} (${record.catalogId}): ${tracks} track(s), ${gib.toFixed(1)} GiB, ${record.mode} delivery planned for ${record.createdAt.slice(0, 10)} by Catalog Courier"`,
+    });
   }
 
   /** The unfinished delivery a re-run of the same command would resume, if any. */
@@ -173,19 +249,36 @@ export class DeliveryService {
   async start(request: DeliveryRequest, options: RunOptions = {}): Promise<ActiveRun> {
     const profile = await this.services.profiles.get(request.profile);
     const dir = request.source.kind === 'folder' ? request.source.dir : undefined;
+    const asked = new Date().toISOString();
     const identityLock = dir
       ? await this.#lock(`identity:${identityOf(request, dir)}`, 'This delivery', options)
       : undefined;
     try {
-      const existing = options.resumeSameCommand ? await this.unfinishedOf(request) : undefined;
-      if (existing) return await this.#begin(existing, { ...options, identityLock });
+      // Resuming sends to production as much as starting does: both need the confirmation.
       if (profile.environment === 'production' && !options.confirmProduction) {
         throw new CourierError(
           'confirm_production',
           `"${profile.name}" is a production profile: confirm that you want to deliver to it.`,
         );
       }
-      let { plan } = await this.#plan(request, [], options.signal);
+      const existing = options.resumeSameCommand ? await this.unfinishedOf(request) : undefined;
+      if (existing) {
+        const replan = (record: DeliveryRecord) => this.#replanned(record, request, options.signal);
+        return await this.#begin(existing, { ...options, identityLock, replan });
+      }
+      // The process that held this command while this one waited for it (--wait) may have
+      // delivered it: that delivery is the one asked for, not a reason to send the folder again.
+      const delivered =
+        options.resumeSameCommand && dir
+          ? await this.#acceptedSince(request, dir, asked)
+          : undefined;
+      if (delivered) {
+        throw new CourierError(
+          'finished',
+          `Delivery ${delivered.id} was accepted by another Courier process in the meantime; nothing was sent again.`,
+        );
+      }
+      let { plan, input } = await this.#plan(request, [], options.signal);
       if (plan.blocked) throw new BlockedError(plan);
       const connection = await this.#connect(profile.name);
       // A folder already holding files in the bucket belongs to another delivery: never reuse it.
@@ -193,15 +286,25 @@ export class DeliveryService {
       try {
         const inBucket = await audioFoldersInBucket(s3, connection.bucket.bucket);
         if (inBucket.includes(plan.record.folder)) {
-          plan = (await this.#plan(request, inBucket, options.signal)).plan;
+          ({ plan, input } = await this.#plan(request, inBucket, options.signal));
           if (plan.blocked) throw new BlockedError(plan);
         }
       } finally {
         s3.destroy();
       }
+      const ledger = await this.#ledger(profile.name, request.catalogId);
+      await fingerprintPlan(plan, options.signal, knownAudio(ledger));
+      if (plan.blocked) throw new BlockedError(plan);
+      if (!request.all) plan = changesOnly(plan, input, ledger, request);
+      await this.#announce(plan, profile);
       await preflight({ record: plan.record, connection, signal: options.signal });
       await this.store.save(plan.record); // persisted before any upload or ingestion
-      return await this.#begin(plan.record, { ...options, identityLock });
+      return await this.#begin(plan.record, {
+        ...options,
+        identityLock,
+        findings: plan.findings,
+        planned: true,
+      });
     } catch (error) {
       await identityLock?.release();
       throw error;
@@ -275,6 +378,21 @@ export class DeliveryService {
     return [...this.#runs.values()].map((r) => structuredClone(r.snapshot));
   }
 
+  /** The delivery of this command that ended accepted at or after `since` (ISO time), if any. */
+  async #acceptedSince(
+    request: DeliveryRequest,
+    dir: string,
+    since: string,
+  ): Promise<DeliveryRecord | undefined> {
+    const identity = identityOf(request, dir);
+    const records = await this.store.list();
+    return records
+      .reverse()
+      .find(
+        (r) => r.identity === identity && r.state === 'accepted' && (r.finishedAt ?? '') >= since,
+      );
+  }
+
   /** Every recorded delivery, newest first, as History shows it. */
   async history(): Promise<DeliveryHistoryItem[]> {
     const [records, nameOf] = await Promise.all([this.store.list(), this.#catalogNames()]);
@@ -306,10 +424,37 @@ export class DeliveryService {
     }
   }
 
+  /**
+   * The record a re-run of the same command continues: as it was when its files are still what
+   * was planned; otherwise planned again from the disk into the same folder (`replanRecord`),
+   * blocked like a new plan when validation fails.
+   */
+  async #replanned(
+    record: DeliveryRecord,
+    request: DeliveryRequest,
+    signal?: AbortSignal,
+  ): Promise<DeliveryRecord> {
+    const changed = await changedFiles(record);
+    if (changed.length === 0) return record;
+    const own = { ...request, folder: record.folder };
+    const { plan } = await this.#plan(own, [], signal, record.folder);
+    if (!plan.blocked) await fingerprintPlan(plan, signal);
+    if (plan.blocked) throw new BlockedError(plan);
+    const replanned = replanRecord(
+      record,
+      plan.record,
+      changed.map((f) => f.path),
+    );
+    await this.store.save(replanned, { full: true });
+    return replanned;
+  }
+
   async #plan(
     request: DeliveryRequest,
     extraTaken: string[],
     signal?: AbortSignal,
+    /** The folder of the record being planned again: not taken by "another" delivery. */
+    ownFolder?: string,
   ): Promise<PlannedDelivery> {
     const profile = await this.services.profiles.get(request.profile);
     const source = request.source;
@@ -322,6 +467,7 @@ export class DeliveryService {
         dir: source.dir,
         mode: request.mode,
         metadataCsv: source.metadataCsv,
+        ...(source.metadataEncoding ? { metadataEncoding: source.metadataEncoding } : {}),
         download: source.download,
         signal,
       });
@@ -349,7 +495,8 @@ export class DeliveryService {
         .map((r) => r.folder),
       ...extraTaken,
     ]);
-    const plan = planDelivery({
+    if (ownFolder !== undefined) taken.delete(ownFolder);
+    const planInput: PlanInput = {
       profile: { name: profile.name, environment: profile.environment },
       bucket: profile.bucket.bucket_name,
       catalogId: request.catalogId,
@@ -361,16 +508,17 @@ export class DeliveryService {
       ...(request.mode === 'json' ? { tracks } : {}),
       ...(request.mapping ? { mapping: request.mapping } : {}),
       takenFolders: taken,
-    });
+    };
+    const plan = planDelivery(planInput);
     plan.findings.unshift(...findings);
     plan.blocked = plan.findings.some((f) => f.level === 'error');
-    return { plan, profile, ...(idOfPath ? { idOfPath } : {}) };
+    return { plan, profile, input: planInput, ...(idOfPath ? { idOfPath } : {}) };
   }
 
-  #grantOf(id: string): { localPath: string; size: number } {
+  #grantOf(id: string): { localPath: string; size: number; mtimeMs: number } {
     try {
       const granted = this.services.grants.get(id);
-      return { localPath: granted.path, size: granted.size };
+      return { localPath: granted.path, size: granted.size, mtimeMs: granted.mtimeMs };
     } catch {
       throw new CourierError(
         'not_granted',
@@ -397,7 +545,15 @@ export class DeliveryService {
   /** Starts a run of `record` in the background, holding its lock until it ends. */
   async #begin(
     record: DeliveryRecord,
-    options: RunOptions & { retryKeys?: string[]; identityLock?: ProcessLock },
+    options: RunOptions & {
+      retryKeys?: string[];
+      identityLock?: ProcessLock;
+      /** Plans the record again, under its lock, when its files changed (a re-run). */
+      replan?: (record: DeliveryRecord) => Promise<DeliveryRecord>;
+      findings?: PlanFinding[];
+      /** The record was planned by this call (not found on disk): its first run. */
+      planned?: boolean;
+    },
   ): Promise<ActiveRun> {
     let lock: ProcessLock;
     try {
@@ -406,19 +562,26 @@ export class DeliveryService {
       await options.identityLock?.release();
       throw error;
     }
-    // What another process did while this one waited for the lock is on disk, not in memory.
-    record = (await this.store.load(record.id)) ?? record;
-    if (record.state === 'accepted') {
+    try {
+      // What another process did while this one waited for the lock is on disk, not in memory.
+      record = (await this.store.load(record.id)) ?? record;
+      if (record.state === 'accepted') {
+        throw new CourierError('finished', `Delivery ${record.id} is already accepted.`);
+      }
+      if (options.replan) record = await options.replan(record);
+    } catch (error) {
       await Promise.all([lock.release(), options.identityLock?.release()]);
-      throw new CourierError('finished', `Delivery ${record.id} is already accepted.`);
+      throw error;
     }
     const catalogName = (await this.#catalogNames())(record.profile, record.catalogId);
     const label = `${record.folder} → ${catalogName}`;
     const { retryKeys } = options;
     const run: RunState = {
       id: record.id,
+      resumed: !options.planned,
       record,
       snapshot: snapshotOf(record, label, catalogName, new Set(retryKeys ?? retryableKeys(record))),
+      findings: options.findings ?? [],
       controller: new AbortController(),
       gate: new PauseGate(),
       lastSent: 0,
@@ -461,9 +624,11 @@ export class DeliveryService {
         snapshot.running = true;
         this.#sendState(run);
         sendNow(); // the complete picture; every later event carries only what changed
+        const ledger = await this.#ledger(record.profile, record.catalogId);
         return await runDelivery({
           record,
           store: this.store,
+          ledger,
           api: connection.api,
           bucket: connection.bucket,
           dataDir: this.services.dataDir,
@@ -560,6 +725,70 @@ export class DeliveryService {
       profiles.find((p) => p.name === profile)?.catalogs.find((c) => c.id === catalogId)?.name ||
       catalogId;
   }
+}
+
+/**
+ * The audio the ledger knows, by the absolute path it was delivered from: that same file,
+ * unchanged in size and mtime since, is not hashed again.
+ */
+function knownAudio(ledger: CatalogLedger): Map<string, FileFingerprint> {
+  const known = new Map<string, FileFingerprint>();
+  for (const e of ledger.entries()) {
+    if (e.localPath && e.md5 && e.size !== undefined && e.mtimeMs !== undefined) {
+      known.set(e.localPath, { size: e.size, mtimeMs: e.mtimeMs, md5: e.md5 });
+    }
+  }
+  return known;
+}
+
+/**
+ * The plan with only what differs from the catalog (`catalogChanges`), planned again into the
+ * same folder; `NothingChangedError` when nothing does.
+ */
+function changesOnly(
+  plan: DeliveryPlan,
+  input: PlanInput,
+  ledger: CatalogLedger,
+  request: DeliveryRequest,
+): DeliveryPlan {
+  if (ledger.size === 0 || input.options?.media_fetch_type === 'download') return plan;
+  const mapping = request.mapping;
+  const changes = catalogChanges({
+    mode: request.mode,
+    files: plan.record.files,
+    ...(input.tracks ? { tracks: input.tracks } : {}),
+    nameOf: (file) => {
+      const name = basename(file.path);
+      const mapped = mapping ? applyFileNameMapping(name, mapping) : undefined;
+      return mapped?.ok ? (mapped.values.outer_id ?? name) : name;
+    },
+    get: (outerId) => ledger.get(outerId),
+  });
+  const { counts } = changes;
+  const keptFindings: PlanFinding[] = changes.kept.map((k) => ({
+    level: 'warning',
+    ...(k.path ? { path: k.path } : {}),
+    message: `keeps ${k.fields.join(', ')} as delivery ${k.delivery} sent them: not given now, and the service would drop them (--all sends only what is given now)`,
+  }));
+  if (counts.unchanged === 0 && counts.metadata === 0 && changes.kept.length === 0) {
+    plan.record.changes = counts;
+    return plan;
+  }
+  if (counts.new + counts.audio + counts.metadata === 0) {
+    throw new NothingChangedError(counts.unchanged, changes.latest);
+  }
+  const fingerprints = new Map(plan.record.files.map((f) => [f.path, f]));
+  const replanned = planDelivery({
+    ...input,
+    folder: plan.record.folder,
+    files: changes.files.map((f) => ({ ...f, ...fingerprints.get(f.path) })),
+    ...(request.mode === 'json' ? { tracks: changes.tracks } : {}),
+    metadataOnly: changes.metadataOnly,
+  });
+  replanned.record.identity = plan.record.identity;
+  replanned.record.changes = counts;
+  replanned.findings.unshift(...plan.findings.filter((f) => f.level !== 'error'), ...keptFindings);
+  return replanned;
 }
 
 /** The identity of "the same command": re-running it resumes its unfinished record. */

@@ -3,8 +3,11 @@
  * contract) share. Pure: no Node imports, so the renderer's type-check can include it.
  */
 
+/** The ingestion endpoints a delivery can use (service interface §4.3–4.5). */
+export const deliveryModes = ['json', 'audio_only', 'audio_mapping'] as const;
+
 /** The ingestion endpoint a delivery uses. */
-export type DeliveryMode = 'json' | 'audio_only' | 'audio_mapping';
+export type DeliveryMode = (typeof deliveryModes)[number];
 
 /** Where a delivery is in its life. */
 export type DeliveryState = 'planned' | 'uploading' | 'ingesting' | 'accepted' | 'failed';

@@ -19,6 +19,8 @@ export interface LibraryFile {
   /** As the user dropped it: `Album/CD1/01.flac`. */
   relativePath: string;
   size: number;
+  /** When the file was modified as granted (its tags were read then). */
+  mtimeMs?: number;
   draft?: DraftTrack;
 }
 
@@ -53,7 +55,12 @@ export function libraryInput(files: LibraryFile[], withTracks: boolean): Library
   const local: LocalFile[] = files.map((f) => {
     const path = strip(f.relativePath.normalize('NFC'));
     idOfPath.set(path, f.id);
-    return { path, localPath: f.localPath, size: f.size };
+    return {
+      path,
+      localPath: f.localPath,
+      size: f.size,
+      ...(f.mtimeMs !== undefined ? { mtimeMs: f.mtimeMs } : {}),
+    };
   });
   if (!withTracks) return { dir, files: local, tracks: [], idOfPath };
   const drafts: DraftTrack[] = files.map((f, i) => ({

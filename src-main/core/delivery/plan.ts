@@ -43,6 +43,15 @@ export interface LocalFile {
   mtimeMs?: number;
 }
 
+/** The identity of a track's audio file, as the ledger keeps it. */
+export interface PlannedAudio {
+  path: string;
+  localPath: string;
+  size: number;
+  mtimeMs?: number;
+  md5?: string;
+}
+
 /** One track of a json delivery, with the findings of its file. */
 export interface PlannedTrack {
   /** The file it comes from (relative path); absent for download deliveries. */
@@ -68,6 +77,12 @@ export interface PlanInput {
   mapping?: FileNameMapping & { storage?: 'file' | 'content'; name?: string };
   /** Folders under delivery/audio/ already holding other deliveries' files. */
   takenFolders?: ReadonlySet<string>;
+  /**
+   * json: tracks whose audio the catalog already holds and whose metadata changed. They are sent
+   * with overwrite_audio_file=false and no upload; `primary_media` is the path the audio was
+   * delivered under (the service keeps that audio and does not read it again).
+   */
+  metadataOnly?: Array<{ track: Track; audio: PlannedAudio }>;
   now?: Date;
 }
 
@@ -194,7 +209,9 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
         paths[0]!.replace(/ \(decomposed\)$/, ''),
       );
     }
-    if (input.files.length === 0) block(`no audio file found in ${input.dir}`);
+    if (input.files.length === 0 && !input.metadataOnly?.length) {
+      block(`no audio file found in ${input.dir}`);
+    }
   }
 
   let mapping: DeliveryMapping | undefined;
@@ -287,7 +304,11 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
         'outer_id',
       );
     }
-    if (sendable.length === 0 && !findings.some((f) => f.level === 'error')) {
+    const metadataOnly = input.metadataOnly ?? [];
+    for (const { track } of metadataOnly) {
+      pathsOf.set(track.outer_id, [...(pathsOf.get(track.outer_id) ?? []), track.primary_media]);
+    }
+    if (sendable.length + metadataOnly.length === 0 && !findings.some((f) => f.level === 'error')) {
       block(`no track to deliver in ${input.dir}`);
     }
     tracks = chunk(sendable);
@@ -300,6 +321,18 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
         attempts: 0,
       }),
     );
+    // Metadata-only tracks go in requests of their own: overwrite_audio_file is per request.
+    for (const group of chunk(metadataOnly)) {
+      batches.push({
+        index: batches.length,
+        outerIds: group.map((m) => m.track.outer_id),
+        keys: [],
+        state: 'pending',
+        attempts: 0,
+        overwriteAudio: false,
+      });
+      tracks.push(group.map((m) => m.track));
+    }
     if (download) files.length = 0;
   } else {
     batches.push({
@@ -335,6 +368,9 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
     files,
     batches,
     ...(tracks ? { tracks } : {}),
+    ...(input.metadataOnly?.length
+      ? { audioOf: Object.fromEntries(input.metadataOnly.map((m) => [m.track.outer_id, m.audio])) }
+      : {}),
     createdAt: iso,
     updatedAt: iso,
     runs: 0,

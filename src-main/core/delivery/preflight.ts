@@ -12,6 +12,7 @@ import {
 
 import type { Connection } from '../connection.js';
 import { CourierError } from '../errors.js';
+import type { Profile } from '../profiles/profile.js';
 import { createS3Client } from '../storage/s3-client.js';
 import type { DeliveryRecord } from './delivery-record.js';
 
@@ -26,6 +27,17 @@ export class PreflightError extends CourierError {
 const describe = (error: unknown) =>
   (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim();
 
+/** Why `catalogId` cannot be delivered to with `profile` (it is not one it names), if so. */
+export function catalogProblem(
+  profile: Pick<Profile, 'name' | 'catalogs'>,
+  catalogId: string,
+): string | undefined {
+  const { catalogs } = profile;
+  if (catalogs.some((c) => c.id === catalogId)) return undefined;
+  const known = catalogs.map((c) => `${c.id} (${c.name})`).join(', ') || 'none';
+  return `catalog ${catalogId} is not one of profile "${profile.name}"'s catalogs (${known}); check the id, or add the catalog to the profile`;
+}
+
 /** Checks the catalog, the credentials and the bucket for `record`; throws `PreflightError`. */
 export async function preflight(args: {
   record: DeliveryRecord;
@@ -35,13 +47,8 @@ export async function preflight(args: {
 }): Promise<void> {
   const { record, connection } = args;
   const { profile } = connection;
-  const catalogs = profile.catalogs;
-  if (!catalogs.some((c) => c.id === record.catalogId)) {
-    const known = catalogs.map((c) => `${c.id} (${c.name})`).join(', ') || 'none';
-    throw new PreflightError(
-      `catalog ${record.catalogId} is not one of profile "${profile.name}"'s catalogs (${known}); check the id, or add the catalog to the profile`,
-    );
-  }
+  const unknown = catalogProblem(profile, record.catalogId);
+  if (unknown) throw new PreflightError(unknown);
   try {
     await connection.api.tokens.get();
   } catch (error) {

@@ -13,10 +13,18 @@
  * The upload step runs again for every unfinished batch's files, the uploader re-uploads what is
  * missing, and the batch is re-sent with its audio in place (see docs/deliveries.md).
  */
-import { HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 
 import { ApiError } from '../api/api-error.js';
 import type { IngestionResponse, ServiceClient } from '../api/service-client.js';
+import type { CatalogLedger, LedgerEntry } from '../ledger/catalog-ledger.js';
+import { applyFileNameMapping, parseMappingYaml } from '../model/filename-mapping.js';
+import { AUDIO_ROOT } from '../storage/object-key.js';
 import { createS3Client, type S3Target } from '../storage/s3-client.js';
 import type { UploadEvent, UploadOptions } from '../storage/upload-context.js';
 import { UploadQueue } from '../storage/upload-queue.js';
@@ -59,6 +67,8 @@ export interface RunDeliveryArgs {
   retryKeys?: readonly string[];
   /** Paused, the run stops before its next ingestion request (the upload has its own pause). */
   pause?: PauseGate;
+  /** The catalog's ledger: each accepted request's tracks are recorded in it. */
+  ledger?: CatalogLedger;
 }
 
 const HEAD_CONCURRENCY = 16;
@@ -121,6 +131,21 @@ export async function runDelivery(args: RunDeliveryArgs): Promise<DeliveryRecord
     /** Keys confirmed in the bucket by this run: only their requests may be sent. */
     const confirmed = new Set<string>();
 
+    // 0. Objects a re-plan dropped go first: a folder call would deliver anything left there.
+    if (record.discard?.length) {
+      const own = `${AUDIO_ROOT}${record.folder}/`;
+      await eachLimited(
+        record.discard.filter((key) => key.startsWith(own)),
+        HEAD_CONCURRENCY,
+        async (key) => {
+          await s3.send(new DeleteObjectCommand({ Bucket: args.bucket.bucket, Key: key }), {
+            abortSignal: signal,
+          });
+        },
+      );
+      delete record.discard;
+    }
+
     // 1. Upload what those requests need (the uploader skips what is already in place).
     record.state = 'uploading';
     await store.save(record);
@@ -130,7 +155,13 @@ export async function runDelivery(args: RunDeliveryArgs): Promise<DeliveryRecord
       const queue = new UploadQueue({
         target: args.bucket,
         dataDir: args.dataDir,
-        items: files.map((f) => ({ localPath: f.localPath, key: f.key })),
+        items: files.map((f) => ({
+          localPath: f.localPath,
+          key: f.key,
+          ...(f.md5 !== undefined && f.mtimeMs !== undefined
+            ? { planned: { size: f.size, mtimeMs: f.mtimeMs, md5: f.md5 } }
+            : {}),
+        })),
         options: args.uploadOptions,
       });
       queue.on((event) => emit({ type: 'upload', event }));
@@ -249,6 +280,7 @@ export async function runDelivery(args: RunDeliveryArgs): Promise<DeliveryRecord
       batch.answeredAt = new Date().toISOString();
       batch.response = { status: answer.status, body: answer.body };
       await store.save(record);
+      await args.ledger?.record(ledgerEntries(record, batch));
       emit({ type: 'batch', index: batch.index, state: 'accepted', tracks: tracks.length });
     }
     const waiting = record.batches.filter((b) => b.state !== 'accepted');
@@ -263,6 +295,48 @@ export async function runDelivery(args: RunDeliveryArgs): Promise<DeliveryRecord
   } finally {
     if (!args.s3) s3.destroy();
   }
+}
+
+/**
+ * What the service now holds from an accepted request: json, each track as sent with its audio's
+ * identity; a folder call, each file under the name the service gives it (its file name, or the
+ * mapping's outer_id).
+ */
+export function ledgerEntries(record: DeliveryRecord, batch: DeliveryBatch): LedgerEntry[] {
+  const at = batch.answeredAt ?? new Date().toISOString();
+  const fileOf = new Map(record.files.map((f) => [f.key, f]));
+  const audio = (key: string) => {
+    const file = fileOf.get(key);
+    if (!file) return {};
+    const { path, localPath, size, mtimeMs, md5 } = file;
+    return { path, localPath, size, mtimeMs, md5 };
+  };
+  if (record.mode === 'json') {
+    return (record.tracks?.[batch.index] ?? []).map((body) => ({
+      outer_id: body.outer_id,
+      mode: record.mode,
+      ...(record.options.media_fetch_type === 's3'
+        ? (record.audioOf?.[body.outer_id] ?? audio(AUDIO_ROOT + body.primary_media))
+        : {}),
+      primary_media: body.primary_media,
+      body,
+      delivery: record.id,
+      at,
+    }));
+  }
+  const mapping = record.mapping ? parseMappingYaml(record.mapping.yaml) : undefined;
+  return batch.keys.map((key) => {
+    const name = key.slice(key.lastIndexOf('/') + 1);
+    const mapped = mapping ? applyFileNameMapping(name, mapping) : undefined;
+    return {
+      outer_id: mapped?.ok ? (mapped.values.outer_id ?? name) : name,
+      mode: record.mode,
+      ...audio(key),
+      primary_media: key.slice(AUDIO_ROOT.length),
+      delivery: record.id,
+      at,
+    };
+  });
 }
 
 /** Why a run ended with requests unsent: the failed files they wait for. */
@@ -286,7 +360,7 @@ function send(
       catalog_id: record.catalogId,
       media_fetch_type: options.media_fetch_type,
       ingestion_id: options.ingestion_id,
-      overwrite_audio_file: options.overwrite_audio_file,
+      overwrite_audio_file: batch.overwriteAudio ?? options.overwrite_audio_file,
       delete_delivered_file: options.delete_delivered_file,
     });
   }

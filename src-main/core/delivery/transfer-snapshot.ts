@@ -4,7 +4,7 @@
  * record and of the run's events, shared by every door.
  */
 import type { DeliveryRecord } from './delivery-record.js';
-import type { DeliverySummary } from './delivery-summary.js';
+import type { DeliveryMode, DeliverySummary } from './delivery-summary.js';
 import { summarize } from './history.js';
 import type { DeliveryEvent } from './run-delivery.js';
 
@@ -20,7 +20,7 @@ export interface TransferSnapshot {
   catalogId: string;
   /** The catalog's name in the profile (its id when the profile no longer names it). */
   catalogName: string;
-  mode: 'json' | 'audio_only' | 'audio_mapping';
+  mode: DeliveryMode;
   folder: string;
   state: 'planned' | 'uploading' | 'ingesting' | 'accepted' | 'failed';
   phase: 'upload' | 'confirm' | 'ingest' | 'done';

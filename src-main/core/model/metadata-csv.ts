@@ -276,6 +276,9 @@ export function mergeCsv(
 }
 
 /** The warnings for rows that matched no track or several, one line each. */
+/** Up to this many unmatched rows get a finding each; more are one finding with a count. */
+const UNMATCHED_LISTED = 3;
+
 export function mergeFindings(merge: CsvMerge, name = 'the CSV'): Finding[] {
   const shown = (files: string[]) =>
     files.length > 3
@@ -286,9 +289,17 @@ export function mergeFindings(merge: CsvMerge, name = 'the CSV'): Finding[] {
       level: 'warning' as const,
       message: `${name} row ${row.line} (${row.key}) matches ${row.tracks.length} tracks (${shown(row.tracks)}); nothing from it was applied: add a file column to say which`,
     })),
-    ...merge.unmatched.map((row) => ({
-      level: 'warning' as const,
-      message: `${name} row ${row.line} (${row.key}) matches no track; nothing from it was applied`,
-    })),
+    // One finding for many unmatched rows: a catalog-wide CSV used for one album is normal.
+    ...(merge.unmatched.length > UNMATCHED_LISTED
+      ? [
+          {
+            level: 'warning' as const,
+            message: `${merge.unmatched.length} rows of ${name} match no track (${shown(merge.unmatched.map((row) => `row ${row.line} (${row.key})`))}); nothing from them was applied`,
+          },
+        ]
+      : merge.unmatched.map((row) => ({
+          level: 'warning' as const,
+          message: `${name} row ${row.line} (${row.key}) matches no track; nothing from it was applied`,
+        }))),
   ];
 }

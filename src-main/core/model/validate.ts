@@ -3,6 +3,7 @@
  * warnings inform. Per-track rules and delivery-wide ones (unique outer_id, duplicate ISRC,
  * positions unique per album and disk).
  */
+import { albumOf, isNamedAlbum, placeOf, positionGaps } from './albums.js';
 import { suggestArtistSplit } from './artists.js';
 import { dateProblem } from './dates.js';
 import { gtinProblem, normalizeGtin } from './gtin.js';
@@ -100,14 +101,6 @@ export function validateTrack(draft: DraftTrack): Finding[] {
   return findings;
 }
 
-function albumKey(draft: DraftTrack): string | undefined {
-  const album = draft.album;
-  if (!album) return undefined;
-  if (album.upc) return `upc:${normalizeGtin(album.upc.value)}`;
-  if (album.title) return `title:${album.title.value.normalize('NFC').trim().toLowerCase()}`;
-  return undefined;
-}
-
 function groupBy(drafts: DraftTrack[], key: (d: DraftTrack) => string | undefined) {
   const groups = new Map<string, number[]>();
   drafts.forEach((draft, index) => {
@@ -148,24 +141,25 @@ export function validateDelivery(drafts: DraftTrack[]): Finding[][] {
       findings[i]!.push(warning('isrc', `ISRC ${isrc} is also on ${others(drafts, indexes, i)}`));
     }
   }
+  // Positions count within a named album (UPC, or title and album artist) and disk.
   const positionKey = (d: DraftTrack) => {
-    const album = albumKey(d);
-    const position = d.album?.trackPosition && normalizePosition(d.album.trackPosition.value);
-    if (!album || !position || !positiveInteger(position)) return undefined;
-    const disk = d.album?.diskNumber ? normalizePosition(d.album.diskNumber.value) : '1';
-    return `${album}\u0000${disk}\u0000${position}`;
+    const album = albumOf(d).key;
+    const place = placeOf(d);
+    return place && isNamedAlbum(album)
+      ? `${album}\u0000${place.disk}\u0000${place.position}`
+      : undefined;
   };
   for (const [, indexes] of groupBy(drafts, positionKey)) {
     for (const i of indexes) {
-      const album = drafts[i]!.album!;
-      const disk = album.diskNumber ? normalizePosition(album.diskNumber.value) : '1';
+      const { disk, position } = placeOf(drafts[i]!)!;
       findings[i]!.push(
         error(
           'album.track_position',
-          `track ${normalizePosition(album.trackPosition!.value)} of disk ${disk} is also given to ${others(drafts, indexes, i)}`,
+          `track ${position} of disk ${disk} is also given to ${others(drafts, indexes, i)}`,
         ),
       );
     }
   }
+  for (const [i, gap] of positionGaps(drafts)) findings[i]!.push(gap);
   return findings;
 }

@@ -19,6 +19,11 @@ export interface NetworkTimeouts {
   unreachableMs: number;
   /** A request is not retried once this long has passed since its first attempt. */
   retryBudgetMs: number;
+  /**
+   * One file's requests together: once its failed attempts and the waits between them add up to
+   * this long, the file fails (a file whose every part needs retries cannot go on for hours).
+   */
+  fileRetryBudgetMs: number;
 }
 
 /** The production defaults: an unreachable host is reported within 30 s. */
@@ -27,6 +32,7 @@ export const DEFAULT_TIMEOUTS: NetworkTimeouts = {
   idleMs: 20_000,
   unreachableMs: 15_000,
   retryBudgetMs: 60_000,
+  fileRetryBudgetMs: 180_000,
 };
 
 const ENV_KEYS: Record<string, keyof NetworkTimeouts> = {
@@ -34,6 +40,7 @@ const ENV_KEYS: Record<string, keyof NetworkTimeouts> = {
   idle: 'idleMs',
   unreachable: 'unreachableMs',
   retry: 'retryBudgetMs',
+  'file-retry': 'fileRetryBudgetMs',
 };
 
 /**

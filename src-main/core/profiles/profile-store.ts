@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import { CourierError } from '../errors.js';
 import { readJsonIfExists, writeJsonAtomic } from '../files/atomic-file.js';
 import { redactor } from '../log.js';
-import { SECRET_ENV, type SecretName, type SecretStore } from '../secrets/secret-store.js';
+import {
+  SECRET_ENV,
+  secretFromEnv,
+  type SecretName,
+  type SecretStore,
+} from '../secrets/secret-store.js';
 import { parseProfile, type Profile, type ProfileInput } from './profile.js';
 
 interface ProfilesFile {
@@ -116,14 +121,14 @@ export class ProfileStore {
    * `COURIER_SECRET_ACCESS_KEY` is set (automation), otherwise from the secret store.
    */
   async secret(profile: string, name: SecretName): Promise<string> {
-    const value = this.env[SECRET_ENV[name]] || (await this.secrets.get(profile, name));
+    const value = (await secretFromEnv(this.env, name)) || (await this.secrets.get(profile, name));
     if (value) {
       redactor.add(value);
       return value;
     }
     throw new CourierError(
       'secret_missing',
-      `Profile "${profile}" has no ${name}: set it in the profile, or in ${SECRET_ENV[name]}.`,
+      `Profile "${profile}" has no ${name}: set it in the profile, or in ${SECRET_ENV[name]} (or ${SECRET_ENV[name]}_FILE).`,
     );
   }
 
@@ -131,7 +136,9 @@ export class ProfileStore {
   async secretStatus(profile: string): Promise<SecretStatus> {
     const status = {} as SecretStatus;
     for (const name of SECRET_NAMES) {
-      status[name] = Boolean(this.env[SECRET_ENV[name]] || (await this.secrets.get(profile, name)));
+      status[name] = Boolean(
+        (await secretFromEnv(this.env, name)) || (await this.secrets.get(profile, name)),
+      );
     }
     return status;
   }

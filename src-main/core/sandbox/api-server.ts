@@ -29,6 +29,7 @@ interface Exchange {
   path: string;
   query: URLSearchParams;
   tracks: number | null;
+  outerIds: string[] | null;
 }
 
 /** Creates the service API server (not yet listening). */
@@ -46,6 +47,7 @@ async function handle(ctx: ApiContext, req: IncomingMessage, res: ServerResponse
     path: mark >= 0 ? url.slice(0, mark) : url,
     query: new URLSearchParams(mark >= 0 ? url.slice(mark + 1) : ''),
     tracks: null,
+    outerIds: null,
   };
   const inspection = exchange.path.startsWith('/sandbox/');
   let status = 500;
@@ -96,6 +98,7 @@ async function handle(ctx: ApiContext, req: IncomingMessage, res: ServerResponse
         query: Object.fromEntries(exchange.query),
         status,
         tracks: exchange.tracks,
+        outer_ids: exchange.outerIds,
       });
     }
   }
@@ -151,7 +154,13 @@ async function route(ctx: ApiContext, req: IncomingMessage, ex: Exchange): Promi
     case '/ingestion/audio_mapping':
       return { status: 200, data: await ingestAudioMapping(ctx, ex.query) };
     case '/ingestion/json':
-      return { status: 200, data: await ingestJson(ctx, ex.query, req, (n) => (ex.tracks = n)) };
+      return {
+        status: 200,
+        data: await ingestJson(ctx, ex.query, req, (tracks) => {
+          ex.tracks = tracks.length;
+          ex.outerIds = tracks.map((t) => String((t as { outer_id?: unknown } | null)?.outer_id));
+        }),
+      };
     case '/sandbox/requests':
       if (ex.method === 'DELETE') {
         ctx.requests.clear();

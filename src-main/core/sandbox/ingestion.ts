@@ -173,10 +173,10 @@ export async function ingestJson(
   ctx: IngestionContext,
   query: URLSearchParams,
   req: IncomingMessage,
-  countTracks: (n: number) => void,
+  onTracks: (tracks: unknown[]) => void,
 ): Promise<IngestionResult> {
   const body = await readJsonBody(req, MAX_JSON_BODY_BYTES);
-  if (Array.isArray(body)) countTracks(body.length);
+  if (Array.isArray(body)) onTracks(body);
   const catalogId = catalogParam(ctx, query);
   const fetchType = query.get('media_fetch_type') ?? query.get('media_fetch_types') ?? 's3';
   if (fetchType !== 's3' && fetchType !== 'download') {
@@ -225,7 +225,11 @@ export async function ingestJson(
   });
   const missing: string[] = [];
   for (const entry of planned) {
-    if (entry.source.kind === 'bucket' && !(await ctx.bucket.exists(entry.source.key)))
+    // overwrite_audio_file=false keeps an existing entry's audio: its primary_media is not read
+    // (docs/sandbox.md), so a metadata-only re-delivery needs no upload.
+    const keepsAudio =
+      !overwriteAudio && ctx.entries.get(catalogId, entry.outerId)?.audio_key != null;
+    if (entry.source.kind === 'bucket' && !keepsAudio && !(await ctx.bucket.exists(entry.source.key)))
       missing.push(entry.source.key);
   }
   if (missing.length > 0) {

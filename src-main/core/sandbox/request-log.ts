@@ -7,6 +7,8 @@ export interface LoggedRequest {
   status: number;
   /** Number of tracks in a JSON ingestion body, else null. */
   tracks: number | null;
+  /** The outer_id of each track of a JSON ingestion body (as text), else null. */
+  outer_ids: string[] | null;
 }
 
 /** The most recent API requests (a ring of fixed size, oldest first). */

@@ -5,30 +5,21 @@
  */
 import { join } from 'node:path';
 
+import { deliveryModes } from '../delivery/delivery-summary.js';
 import { readJsonIfExists, writeJsonAtomic } from '../files/atomic-file.js';
+import type { Settings } from './settings.js';
+
+export type { Settings } from './settings.js';
 import { DEFAULT_CONCURRENCY } from '../storage/upload-queue.js';
 
-/** What the user can set in Settings. */
-export interface Settings {
-  /** Transfers in flight at once (files and parts together). */
-  concurrency: number;
-  /** Upload bandwidth limit in KiB/s; 0 means no limit. */
-  bandwidthLimitKiB: number;
-  /** Defaults of the Deliver view's options (the interface's defaults unless changed). */
-  defaults: {
-    mode: 'json' | 'audio_only' | 'audio_mapping';
-    overwrite_audio_file: boolean;
-    delete_delivered_file: boolean;
-  };
-}
 
 export const defaultSettings: Settings = {
   concurrency: DEFAULT_CONCURRENCY,
   bandwidthLimitKiB: 0,
   defaults: { mode: 'json', overwrite_audio_file: true, delete_delivered_file: true },
+  announceAbove: { tracks: 1_000, gib: 20 },
 };
 
-const MODES = ['json', 'audio_only', 'audio_mapping'] as const;
 
 const inRange = (value: unknown, min: number, max: number, fallback: number) =>
   typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max
@@ -45,11 +36,15 @@ export function normalizeSettings(raw: unknown): Settings {
     concurrency: inRange(given.concurrency, 1, 64, defaultSettings.concurrency),
     bandwidthLimitKiB: inRange(given.bandwidthLimitKiB, 0, 10_000_000, 0),
     defaults: {
-      mode: MODES.includes(d.mode as Settings['defaults']['mode'])
+      mode: deliveryModes.includes(d.mode as Settings['defaults']['mode'])
         ? (d.mode as Settings['defaults']['mode'])
         : defaultSettings.defaults.mode,
       overwrite_audio_file: bool(d.overwrite_audio_file, true),
       delete_delivered_file: bool(d.delete_delivered_file, true),
+    },
+    announceAbove: {
+      tracks: inRange(given.announceAbove?.tracks, 1, 100_000_000, 1_000),
+      gib: inRange(given.announceAbove?.gib, 1, 1_000_000, 20),
     },
   };
 }

@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/client-s3';
 
 import { CourierError } from '../errors.js';
+import { type FileFingerprint, sameStat } from '../files/file-fingerprint.js';
 import { NetworkError } from '../network/reachability.js';
 import { expectedEtags, readFully } from './file-checksum.js';
 import { assertDeliveryKey } from './object-key.js';
@@ -35,6 +36,8 @@ import { acquireKeyLock } from './upload-lock.js';
 export interface UploadItem {
   localPath: string;
   key: string;
+  /** The file as a delivery planned it: a file that differs is not sent (see `changedSincePlanned`). */
+  planned?: FileFingerprint;
 }
 
 /** How one file ended. */
@@ -47,6 +50,14 @@ export type FileOutcome =
       code: string;
       message: string;
     };
+
+/** The file on disk is not the one its delivery planned: sending it would pair it with stale metadata. */
+function changedSincePlanned(localPath: string): CourierError {
+  return new CourierError(
+    'changed-since-planned',
+    `${localPath} changed on disk after the delivery was planned; it was not sent — run the delivery again to read it afresh.`,
+  );
+}
 
 /** Thrown inside a file's upload to start it over with a fresh multipart upload. */
 class RestartFile extends Error {
@@ -73,6 +84,7 @@ export async function withRetries<T>(
 ): Promise<T> {
   const startedAt = Date.now();
   for (let n = 1; ; n++) {
+    const attemptedAt = Date.now();
     try {
       const result = await attempt(n);
       ctx.budget.onSuccess();
@@ -83,13 +95,18 @@ export async function withRetries<T>(
       if (kind !== 'retry' && kind !== 'slow-down') throw error;
       const delayMs =
         backoffDelay(n, ctx.retryBaseMs) + (kind === 'slow-down' ? ctx.retryBaseMs : 0);
-      const lastTry = n >= maxAttempts || Date.now() + delayMs - startedAt > ctx.retryBudgetMs;
+      const spent = (ctx.retrySpentMs.get(key) ?? 0) + Date.now() - attemptedAt + delayMs;
+      ctx.retrySpentMs.set(key, spent);
+      const fileSpent = spent > ctx.fileRetryBudgetMs;
+      const lastTry =
+        fileSpent || n >= maxAttempts || Date.now() + delayMs - startedAt > ctx.retryBudgetMs;
       // A bucket that never answered once is reported as unreachable, for every file at once.
       const unreachable =
         error instanceof NetworkError
           ? reachabilityOf(ctx.client)?.giveUp(error, lastTry ? Infinity : Date.now() + delayMs)
           : undefined;
       if (unreachable) throw unreachable;
+      if (fileSpent) throw retriesSpent(key, ctx.fileRetryBudgetMs, error);
       if (lastTry) throw error;
       if (kind === 'slow-down' && ctx.budget.onThrottle()) {
         ctx.emit({ type: 'concurrency', limit: ctx.budget.limit });
@@ -103,6 +120,15 @@ export async function withRetries<T>(
 function describe(error: unknown): string {
   const e = error as { name?: string; code?: string; message?: string };
   return [e?.name, e?.code, e?.message].filter(Boolean).join(': ').slice(0, 200);
+}
+
+/** A file whose requests used up its retry time (`fileRetryBudgetMs`). */
+function retriesSpent(key: string, budgetMs: number, last: unknown): CourierError {
+  const e = last as { name?: string; code?: string };
+  return new CourierError(
+    'retries-spent',
+    `Uploading ${key} failed: its requests kept failing for ${Math.round(budgetMs / 1000)} s in all (last: ${e?.name ?? e?.code ?? 'error'}); run it again later — it resumes.`,
+  );
 }
 
 /**
@@ -145,12 +171,17 @@ export async function uploadFile(ctx: UploadContext, item: UploadItem): Promise<
 
 async function uploadOnce(
   ctx: UploadContext,
-  { key, localPath }: UploadItem,
+  { key, localPath, planned }: UploadItem,
   onWriter: (writer: JournalWriter) => void,
 ): Promise<FileOutcome> {
   const info = await stat(localPath);
   const size = info.size;
   const mtimeMs = Math.floor(info.mtimeMs);
+  if (planned && !sameStat(planned, info)) {
+    // Touched or copied back unchanged is the same file; anything else is not what was planned.
+    const md5 = size === planned.size ? await ctx.hashes.fileMd5(localPath, 0, size) : undefined;
+    if (md5?.toString('hex') !== planned.md5) throw changedSincePlanned(localPath);
+  }
   const partSize = choosePartSize(size, ctx.partSizeFloor);
   ctx.progress.addFile(key, size);
   let journal = await readJournal(ctx.dataDir, ctx.bucket, key);
@@ -192,7 +223,7 @@ async function uploadOnce(
   // A multipart upload already under way is resumed, whatever the link's speed is now.
   if (journal?.state !== 'uploading' && size <= putLimit) {
     ctx.emit({ type: 'file-start', key, localPath, size, resumedBytes: 0, multipart: false });
-    etag = await putWhole(ctx, key, localPath, size, mtimeMs);
+    etag = await putWhole(ctx, key, localPath, size, mtimeMs, planned);
     ctx.progress.confirm(key, size);
   } else {
     etag = await uploadMultipart(ctx, key, localPath, size, mtimeMs, partSize, journal, writerFor);
@@ -262,8 +293,11 @@ async function putWhole(
   localPath: string,
   size: number,
   mtimeMs: number,
+  planned: FileFingerprint | undefined,
 ): Promise<string> {
-  const md5 = (await ctx.hashes.fileMd5(localPath, 0, size)).toString('base64');
+  const digest = await ctx.hashes.fileMd5(localPath, 0, size);
+  if (planned && digest.toString('hex') !== planned.md5) throw changedSincePlanned(localPath);
+  const md5 = digest.toString('base64');
   const unchanged = async (): Promise<void> => {
     const now = await stat(localPath);
     if (now.size !== size || Math.floor(now.mtimeMs) !== mtimeMs) {

@@ -109,4 +109,8 @@ export interface UploadContext {
   retryBaseMs: number;
   /** See UploadOptions.retryBudgetMs. */
   retryBudgetMs: number;
+  /** See NetworkTimeouts.fileRetryBudgetMs. */
+  fileRetryBudgetMs: number;
+  /** Per key: time its failed attempts and retry waits took so far in this run. */
+  retrySpentMs: Map<string, number>;
 }

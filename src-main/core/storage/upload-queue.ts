@@ -137,6 +137,8 @@ export class UploadQueue {
       maxAttempts: options.maxAttempts ?? 8,
       retryBaseMs: options.retryBaseMs ?? 250,
       retryBudgetMs: timeouts.retryBudgetMs,
+      fileRetryBudgetMs: timeouts.fileRetryBudgetMs,
+      retrySpentMs: new Map(),
     };
 
     const outcomes: FileOutcome[] = new Array(items.length);

@@ -5,6 +5,7 @@ import {
   ServiceClient,
   type ServiceClientOptions,
 } from '../../../src-main/core/api/service-client.js';
+import { prng } from '../../support/prng.js';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
 
 /** The sandbox's log of requests, read with a client of its own (tokens here are short-lived). */
@@ -156,7 +157,7 @@ describe('ServiceClient with faults', () => {
     sandbox = await startTestSandbox({
       tokenLifetimeMs: 1500,
       faults: { errorRate: 0.25, throttleRate: 0.2 },
-      random: seeded(7),
+      random: prng(7),
     });
   });
   afterAll(() => sandbox.close());
@@ -177,14 +178,3 @@ describe('ServiceClient with faults', () => {
   });
 });
 
-/** A small deterministic PRNG (mulberry32), so the injected faults are the same every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

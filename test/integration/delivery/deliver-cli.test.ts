@@ -172,6 +172,10 @@ describe.skipIf(missing.length > 0)('courier deliver, upload and history', () =>
     ]);
     expect(run.stderr).not.toContain('resume');
     expect((await records(home)).length).toBe(before);
+    // The dry-run says it first: the profile alone tells.
+    const dry = await runCli([...args, '--dry-run'], { env });
+    expect(dry.code).toBe(3);
+    expect(dry.stderr).toMatch(/first: catalog 0{8}-.* is not one of profile "Test"'s catalogs/);
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -258,7 +262,19 @@ describe.skipIf(missing.length > 0)('courier deliver, upload and history', () =>
     const dir = join(home, '..', `cli-${Date.now()}`);
     await makeTaggedTracks(dir, 4);
     const run = await runCli(
-      ['deliver', dir, '--profile', 'Test', '--catalog', catalog, '--mode', 'json', '--json'],
+      // --all: earlier tests delivered these same tracks (same ISRCs, same bytes) to this catalog.
+      [
+        'deliver',
+        dir,
+        '--profile',
+        'Test',
+        '--catalog',
+        catalog,
+        '--mode',
+        'json',
+        '--json',
+        '--all',
+      ],
       { env },
     );
     expect(run.stderr).not.toContain('failed');

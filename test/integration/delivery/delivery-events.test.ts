@@ -2,6 +2,7 @@
  * The delivery operations through the router, as the app's views use them: progress events that
  * carry only what changed, catalog names, and retrying a failed file.
  */
+import { renameSync } from 'node:fs';
 import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +43,8 @@ describe.skipIf(missing.length > 0)('delivery operations and events', () => {
   let catalog: { id: string; name: string };
   const progress: Array<EventPayloads['delivery:progress']> = [];
   const states: Array<EventPayloads['delivery:state']> = [];
+  /** Called (synchronously) with each state event, before the run does anything else. */
+  let onState: ((state: EventPayloads['delivery:state']) => void) | undefined;
   const waiters = new Set<() => void>();
 
   /** Resolves once delivery `id` has ended (now or later). */
@@ -105,7 +108,10 @@ describe.skipIf(missing.length > 0)('delivery operations and events', () => {
     router.subscribe((event, payload) => {
       if (event === 'delivery:progress')
         progress.push(payload as EventPayloads['delivery:progress']);
-      if (event === 'delivery:state') states.push(payload as EventPayloads['delivery:state']);
+      if (event === 'delivery:state') {
+        states.push(payload as EventPayloads['delivery:state']);
+        onState?.(payload as EventPayloads['delivery:state']);
+      }
       for (const waiter of [...waiters]) waiter();
     });
     const list = await call<ProfileList>('profiles:list', {});
@@ -154,7 +160,12 @@ describe.skipIf(missing.length > 0)('delivery operations and events', () => {
   it('retries one failed file from its record; History names the catalog and shows the retry', async () => {
     const input = await library('Retry', 30);
     const away = join(root, input.files[27]!.relativePath);
-    await rename(away, `${away}.away`);
+    // Planned with the file, which then goes away as the run starts: its upload fails.
+    onState = (state) => {
+      if (!state.running) return;
+      renameSync(away, `${away}.away`);
+      onState = undefined;
+    };
     const { id } = await call<{ id: string }>('deliveries:start', input);
     const first = await ended(id);
     expect(first.state).toBe('failed');

@@ -8,6 +8,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { ServiceClient } from '../../../src-main/core/api/service-client.js';
 import { DeliveryStore } from '../../../src-main/core/delivery/delivery-record.js';
 import { planDelivery, type PlanInput } from '../../../src-main/core/delivery/plan.js';
+import { fingerprintPlan } from '../../../src-main/core/delivery/planned-files.js';
 import { prepareDelivery } from '../../../src-main/core/delivery/prepare.js';
 import { runDelivery } from '../../../src-main/core/delivery/run-delivery.js';
 import type { Environment } from '../../../src-main/core/profiles/profile.js';
@@ -85,6 +86,7 @@ export async function planInProcess(sandbox: TestSandbox, home: string, input: T
     files: prepared.files,
     tracks: prepared.tracks,
   });
+  if (!plan.blocked) await fingerprintPlan(plan); // as the service records it
   const store = new DeliveryStore(home);
   if (!plan.blocked) await store.save(plan.record);
   return { plan, store };
@@ -146,6 +148,8 @@ export interface CliSandbox {
   catalog: string;
   /** `courier deliver DIR --profile Test --catalog <catalog> --mode MODE ...more`. */
   deliver(dir: string, mode: string, ...more: string[]): Promise<CliRun>;
+  /** Any `courier` command with this data directory and the profile's secrets. */
+  run(args: string[]): Promise<CliRun>;
 }
 
 /**
@@ -154,6 +158,7 @@ export interface CliSandbox {
  */
 export function useCliSandbox(options: Partial<SandboxOptions> = {}): CliSandbox {
   const context = {
+    run: (args: string[]) => runCli(args, { env: context.env }),
     deliver: (dir: string, mode: string, ...more: string[]) =>
       runCli(
         [

@@ -71,7 +71,18 @@ describe.skipIf(missing.length > 0)('courier deliver: exactly once', () => {
     const dir = join(cli.home, '..', `race-${Date.now()}`);
     await makeTaggedTracks(dir, 60);
     await cli.sandbox.api('/sandbox/requests', { method: 'DELETE' });
-    const args = ['deliver', dir, '--profile', 'Test', '--catalog', cli.catalog, '--mode', 'json'];
+    // --all: other tests of this catalog delivered some of these same tracks already.
+    const args = [
+      'deliver',
+      dir,
+      '--profile',
+      'Test',
+      '--catalog',
+      cli.catalog,
+      '--mode',
+      'json',
+      '--all',
+    ];
     const first = spawn(process.execPath, ['scripts/courier.mjs', ...args], {
       cwd: ROOT,
       env: { ...process.env, ...cli.env },
@@ -128,6 +139,19 @@ describe.skipIf(missing.length > 0)('courier deliver: exactly once', () => {
     expect(run.code).toBe(3);
     expect(run.stderr).toContain('bell\\u0007.mp3');
     expect(run.stderr).not.toContain('\u0007');
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('lists the findings of a blocked dry-run once: the plan on stdout, one line naming the first on stderr', async () => {
+    const dir = join(cli.home, '..', `dry-${Date.now()}`);
+    await makeTaggedTracks(dir, 1);
+    await writeFile(join(dir, 'empty.mp3'), '');
+    const run = await deliver(dir, 'audio_only', '--dry-run');
+    expect(run.code).toBe(3);
+    expect(run.stdout.match(/empty file \(0 bytes\)/g)).toHaveLength(1);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      'courier deliver: validation blocks this delivery (1 error(s), first: empty.mp3: empty file (0 bytes)); nothing was sent',
+    ]);
     await rm(dir, { recursive: true, force: true });
   });
 });

@@ -38,10 +38,10 @@ describe.skipIf(missing.length > 0)('courier deliver --metadata', () => {
     await mkdir(join(cli.home, 'csv'), { recursive: true });
   });
 
-  async function dryRun(csv: string | Buffer, name = 'metadata.csv') {
+  async function dryRun(csv: string | Buffer, name = 'metadata.csv', ...more: string[]) {
     const path = join(cli.home, 'csv', name);
     await writeFile(path, csv);
-    const run = await cli.deliver(dir, 'json', '--dry-run', '--json', '--metadata', path);
+    const run = await cli.deliver(dir, 'json', '--dry-run', '--json', '--metadata', path, ...more);
     const output = run.stdout.trim() ? (JSON.parse(run.stdout) as DryRun) : undefined;
     const tracks = output?.plan.tracks?.flat() ?? [];
     return {
@@ -60,6 +60,35 @@ describe.skipIf(missing.length > 0)('courier deliver --metadata', () => {
     expect(run.code).toBe(0);
     expect(byFile('CD1/001.mp3')?.title).toBe('Été indien');
     expect(byFile('CD1/002.mp3')?.title).toBe('L’amour à 5 €');
+  });
+
+  it('reads the encoding --metadata-encoding declares, and refuses bytes it cannot decode', async () => {
+    const bytes = cp1252('file;title\r\nCD1/001.mp3;Été indien\r\n');
+    const declared = await dryRun(bytes, 'declared.csv', '--metadata-encoding', 'windows-1252');
+    expect(declared.run.code).toBe(0);
+    expect(declared.byFile('CD1/001.mp3')?.title).toBe('Été indien');
+
+    const wrong = await dryRun(bytes, 'declared.csv', '--metadata-encoding', 'utf-8');
+    expect(wrong.run.code).not.toBe(0);
+    expect(wrong.run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(wrong.run.stderr).toMatch(/utf-8/i);
+    expect(wrong.run.stdout).not.toContain('\uFFFD');
+
+    const unknown = await dryRun(bytes, 'declared.csv', '--metadata-encoding', 'latin9');
+    expect(unknown.run.code).toBe(2);
+    expect(unknown.run.stderr).toMatch(/--metadata-encoding must be one of auto, utf-8/);
+  });
+
+  it('summarises a 10,000-row CSV whose rows match no file in a few lines', async () => {
+    const rows = Array.from({ length: 10_000 }, (_, i) => `elsewhere/${i}.mp3,Title ${i}`);
+    const path = join(cli.home, 'csv', 'big.csv');
+    await writeFile(path, ['file,title', ...rows].join('\n'));
+    const run = await cli.deliver(dir, 'json', '--dry-run', '--metadata', path);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /10000 rows of big\.csv match no track \(row 2 \(file elsewhere\/0\.mp3\), row 3 .* and 9997 more\)/,
+    );
+    expect(run.stdout.split('\n').length).toBeLessThan(20);
   });
 
   it('takes a CSV exported by the app unchanged (column ids, UTF-8 BOM, formula-safe cells)', async () => {

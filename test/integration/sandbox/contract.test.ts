@@ -779,7 +779,7 @@ describe('inspection routes (sandbox only)', () => {
     expectError(await sandbox.api('/sandbox/catalogs/unknown/entries'), 404);
   });
 
-  it('lists recent requests with method, path, query, status and tracks', async () => {
+  it('lists recent requests with method, path, query, status, tracks and outer_ids', async () => {
     await deliver('delivery/audio/log/a.wav');
     await sandbox.api(`/ingestion/json?catalog_id=${catalog}&ingestion_id=logged`, {
       method: 'POST',
@@ -795,6 +795,7 @@ describe('inspection routes (sandbox only)', () => {
       path: '/ingestion/json',
       status: 200,
       tracks: 1,
+      outer_ids: ['L-1'],
       query: { catalog_id: catalog },
     });
     expect(log.at(-1)).toMatchObject({
@@ -803,6 +804,7 @@ describe('inspection routes (sandbox only)', () => {
       query: { limit: '3' },
       status: 200,
       tracks: null,
+      outer_ids: null,
     });
   });
 });

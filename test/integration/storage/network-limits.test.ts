@@ -242,6 +242,35 @@ describe('courier against a bucket that does not answer', () => {
     }
   });
 
+  it('gives a file a bounded retry time in all, whatever each request may still retry', async () => {
+    const proxy = await startFaultProxy({
+      upstream: sandbox.info.bucket.endpoint,
+      rate: 1,
+      max: { 'slow-down': 1000 },
+    });
+    const dir = join(home, '..', `net-budget-${Date.now()}`);
+    try {
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, 'busy.wav'), Buffer.alloc(64 * 1024, 1));
+      const env = {
+        ...(await profile('Busy', proxy.url)),
+        // Each request could retry for 10 minutes (8 attempts); the file may for 1.5 s in all.
+        COURIER_NETWORK_TIMEOUTS: 'retry=600000,file-retry=1500',
+      };
+      const run = await runCli(['upload', dir, '--to', 'Busy', '--profile', 'Busy'], {
+        env,
+        timeoutMs: 50_000,
+      });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/busy\.wav failed: its requests kept failing for 2 s in all/);
+      expect(proxy.counts['slow-down']).toBeGreaterThan(1);
+      expect(proxy.counts['slow-down']).toBeLessThan(8);
+    } finally {
+      await proxy.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('fails a name the bucket refuses at once, in one line without SDK noise', async () => {
     const dir = join(home, '..', `net-long-${Date.now()}`);
     try {

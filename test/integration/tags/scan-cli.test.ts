@@ -61,7 +61,16 @@ describe.skipIf(missing.length > 0)('courier scan', () => {
     expect(flac).toStrictEqual({
       file: 'lossless/flac.flac',
       track: expectedTrack(i, 'lossless/flac.flac', 'vorbis'),
-      findings: [],
+      // The fixtures share one album; the combos left out of this folder leave gaps in it.
+      findings: [
+        {
+          level: 'warning',
+          field: 'album.track_position',
+          message: expect.stringMatching(
+            /^this album has no track [\d, …]+ \(positions skip numbers\)$/,
+          ),
+        },
+      ],
     });
     expect(entries.find((e) => e.file === 'notes.txt')).toStrictEqual({
       file: 'notes.txt',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { albumOf } from '../../../src-main/core/model/albums.js';
 import { suggestArtistSplit } from '../../../src-main/core/model/artists.js';
 import { validateDelivery, validateTrack } from '../../../src-main/core/model/validate.js';
 import { draft, fromTag } from './helpers.js';
@@ -162,6 +163,59 @@ describe('validateDelivery()', () => {
         album: { title: fromTag('abbey road '), trackPosition: fromTag('2') },
       }),
     ]);
+    // Both are track 2 of one album (and track 1 is missing).
+    expect(fields(result[1]!)).toEqual([
+      'error:album.track_position',
+      'warning:album.track_position',
+    ]);
+  });
+  it('tells two albums of one title by two artists apart, as the grid does', () => {
+    const by = (artist: string, position: string) => ({
+      artists: { value: [{ name: artist, role: 'Album Artist' }], source: fromTag('').source },
+      album: { title: fromTag('Greatest Hits'), trackPosition: fromTag(position) },
+    });
+    const drafts = [
+      withId('a/1.wav', 'A', by('Queen', '1')),
+      withId('b/1.wav', 'B', by('ABBA', '1')),
+      withId('b/2.wav', 'C', by('abba', '1')),
+    ];
+    const result = validateDelivery(drafts);
+    expect(result[0]).toEqual([]);
     expect(fields(result[1]!)).toEqual(['error:album.track_position']);
+    expect(result[2]![0]!.message).toBe('track 1 of disk 1 is also given to b/1.wav');
+    expect(albumOf(drafts[0]!).key).not.toBe(albumOf(drafts[1]!).key);
+    expect(albumOf(drafts[1]!).key).toBe(albumOf(drafts[2]!).key);
+  });
+  it('keeps a compilation without an album artist one album: its folder, disc folders included', () => {
+    const track = (file: string, artist: string, position: string, disk: string) => ({
+      artists: { value: [{ name: artist, role: 'Main' }], source: fromTag('').source },
+      album: {
+        title: fromTag('Now 45'),
+        trackPosition: fromTag(position),
+        diskNumber: fromTag(disk),
+      },
+    });
+    const drafts = [
+      withId('Now 45/CD1/01.flac', 'A', track('Now 45/CD1/01.flac', 'Adele', '1', '1')),
+      withId('Now 45/CD1/02.flac', 'B', track('Now 45/CD1/02.flac', 'Blur', '1', '1')),
+      withId('Now 45/Disc 2/01.flac', 'C', track('Now 45/Disc 2/01.flac', 'Cher', '1', '2')),
+      withId('Other/01.flac', 'D', track('Other/01.flac', 'Adele', '1', '1')),
+    ];
+    const result = validateDelivery(drafts);
+    expect(result[1]![0]!.message).toBe('track 1 of disk 1 is also given to Now 45/CD1/01.flac');
+    expect(result[2]).toEqual([]);
+    expect(result[3]).toEqual([]);
+    expect(albumOf(drafts[0]!).key).toBe(albumOf(drafts[2]!).key);
+    expect(albumOf(drafts[0]!).key).not.toBe(albumOf(drafts[3]!).key);
+  });
+  it('warns of an album whose positions skip numbers, for courier scan and the grid alike', () => {
+    const at = (position: string) => ({
+      album: { upc: fromTag('036000291452'), trackPosition: fromTag(position) },
+    });
+    const result = validateDelivery([withId('1.wav', 'A', at('1')), withId('3.wav', 'B', at('3'))]);
+    expect(result.map((r) => r.map((f) => f.message))).toEqual([
+      ['this album has no track 2 (positions skip numbers)'],
+      ['this album has no track 2 (positions skip numbers)'],
+    ]);
   });
 });

@@ -1,12 +1,15 @@
 /**
- * Albums as the grid groups them: by UPC, else album title + album artist, else folder; and the
- * track positions of each album and disk checked for gaps and duplicates (duplicates are also
- * core validation's error; the album header shows both at a glance).
+ * The one album identity, used by validation (`courier scan`, planning) and the grid alike: an
+ * album is its UPC, else its title with its album artist (two "Greatest Hits" by two artists
+ * are two albums), else its title in its folder (a compilation without an album artist stays one
+ * album; disc folders count as their parent), else — for grouping only — its folder. And the track-position rules of each
+ * album and disk: gaps (a warning) and duplicates (validation's error; the album header shows
+ * both at a glance).
  */
-import { normalizeGtin } from '../../src-main/core/model/gtin.js';
-import { normalizePosition } from '../../src-main/core/model/ingestion-body.js';
-import { artistRoles } from '../../src-main/core/model/tags-to-track.js';
-import type { DraftTrack, Finding } from '../../src-main/core/model/track.js';
+import { normalizeGtin } from './gtin.js';
+import { normalizePosition } from './ingestion-body.js';
+import { artistRoles } from './tags-to-track.js';
+import type { DraftTrack, Finding } from './track.js';
 
 // Drafts are immutable: an album key computed once per draft object stays right, and a bulk
 // edit of 1,000 tracks out of 10,000 recomputes only those.
@@ -40,20 +43,44 @@ function computeAlbum(draft: DraftTrack): { key: string; label: string } {
     return { key: `upc:${normalizeGtin(upc)}`, label: title ? `${title} (${upc})` : `UPC ${upc}` };
   }
   const title = album?.title?.value.trim();
+  const folder = albumFolder(draft.file);
   if (title) {
+    const name = title.normalize('NFC').toLowerCase();
+    // Tagged with its album artist, an album is title + album artist. Without one, the tracks'
+    // own artists differ on a compilation, so the folder holding the album stands in for it.
+    const albumArtist = draft.artists?.value.find((a) => a.role === artistRoles.albumArtist)?.name;
+    if (albumArtist) {
+      return {
+        key: `title:${name}\u0000${albumArtist.normalize('NFC').toLowerCase()}`,
+        label: `${title} — ${albumArtist}`,
+      };
+    }
     const artist = albumArtistOf(draft);
     return {
-      key: `title:${title.normalize('NFC').toLowerCase()}\u0000${artist.toLowerCase()}`,
+      key: `title:${name}\u0000folder:${folder}`,
       label: artist ? `${title} — ${artist}` : title,
     };
   }
-  const slash = draft.file.lastIndexOf('/');
-  const folder = slash < 0 ? '' : draft.file.slice(0, slash);
   return { key: `folder:${folder}`, label: folder ? `Folder ${folder}` : 'No album' };
 }
 
+/** A disc's folder (`CD1`, `Disc 2`, `disk_03`) is part of the album of the folder above it. */
+const DISC_FOLDER = /^(cd|dis[ck])[\s_-]*\d+$/i;
+
+/** The folder an album sits in: the track's folder, a disc folder counting as its parent. */
+function albumFolder(file: string): string {
+  const parts = file.split('/').slice(0, -1);
+  if (parts.length > 0 && DISC_FOLDER.test(parts.at(-1)!)) parts.pop();
+  return parts.join('/');
+}
+
+/** Whether an album key names a real album (UPC or title), not only the folder a track sits in. */
+export function isNamedAlbum(key: string): boolean {
+  return !key.startsWith('folder:');
+}
+
 /** A track's disk and position, when its position is a positive whole number. */
-function placeOf(draft: DraftTrack): { disk: string; position: number } | undefined {
+export function placeOf(draft: DraftTrack): { disk: string; position: number } | undefined {
   const raw = draft.album?.trackPosition?.value;
   if (!raw) return undefined;
   const position = Number(normalizePosition(raw));
