@@ -7,6 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
+import type { TrackStanding } from '../core/delivery/catalog-changes.js';
 import type { DeliveryRecord } from '../core/delivery/delivery-record.js';
 import {
   BlockedError,
@@ -37,7 +38,7 @@ const usage = [
   '        [--folder NAME] [--mapping FILE | --separator S --columns FIELD,FIELD,...] [--inline-mapping]',
   '        [--metadata FILE.csv [--metadata-encoding auto|utf-8|utf-16le|utf-16be|windows-1252]]',
   '        [--download] [--ingestion-id ID] [--keep-delivered-files]',
-  '        [--no-overwrite-audio] [--all] [--dry-run] [--yes] [--wait] [--verbose] [--json]',
+  '        [--no-overwrite-audio] [--all] [--skip-invalid] [--dry-run] [--yes] [--wait] [--verbose] [--json]',
 ].join('\n');
 
 function findingLine(f: PlanFinding): string {
@@ -49,6 +50,22 @@ function findingLine(f: PlanFinding): string {
   );
 }
 
+/** Counts of where tracks stand against the catalog, the zero ones left out. */
+function standingText(c: Record<TrackStanding, number>): string {
+  const parts = [
+    [c.new, 'new'],
+    [c.audio, 'new audio'],
+    [c.metadata, 'changed metadata'],
+    [c.unchanged, 'unchanged'],
+    [c.excluded, 'excluded'],
+    [c.skipped, 'skipped (errors)'],
+  ] as const;
+  return parts
+    .filter(([n]) => n > 0)
+    .map(([n, what]) => `${n} ${what}`)
+    .join(', ');
+}
+
 /** The plan as text: folder, keys, batches, findings. */
 function planText(plan: DeliveryPlan, verbose: boolean): string {
   const r = plan.record;
@@ -58,6 +75,15 @@ function planText(plan: DeliveryPlan, verbose: boolean): string {
     `  ingestion_id: ${r.options.ingestion_id}  overwrite_audio_file: ${r.options.overwrite_audio_file}  delete_delivered_file: ${r.options.delete_delivered_file}  media_fetch_type: ${r.options.media_fetch_type}`,
     `  ${r.files.length} file(s), ${r.bytes.total} bytes; ${r.batches.length} request(s)`,
   ];
+  if (plan.catalog) {
+    lines.push(`  against the catalog: ${standingText(plan.catalog.counts)}`);
+    const albums = plan.catalog.albums;
+    for (const a of verbose ? albums : albums.slice(0, 20)) {
+      lines.push(escapeControls(`    ${a.album}: ${standingText(a)}`));
+    }
+    if (!verbose && albums.length > 20)
+      lines.push(`    … ${albums.length - 20} more album(s) (--verbose)`);
+  }
   if (r.mapping) {
     lines.push(
       `  mapping (${r.mapping.storage === 'file' ? `delivery/mapping/${r.mapping.name}` : 'mapping_content'}):`,
@@ -142,6 +168,7 @@ export const deliverCommand: Command = {
         'no-overwrite-audio': { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
         all: { type: 'boolean', default: false },
+        'skip-invalid': { type: 'boolean', default: false },
         yes: { type: 'boolean', default: false },
         wait: { type: 'boolean', default: false },
         verbose: { type: 'boolean', default: false },
@@ -207,6 +234,7 @@ export const deliverCommand: Command = {
       },
       ...(mapping ? { mapping } : {}),
       ...(values.all ? { all: true } : {}),
+      ...(values['skip-invalid'] ? { skipInvalid: true } : {}),
       source: {
         kind: 'folder',
         dir,
@@ -244,11 +272,8 @@ export const deliverCommand: Command = {
         );
         return 0;
       }
-      let plan: DeliveryPlan;
-      try {
-        ({ plan } = await deliveries.plan(request, controller.signal));
-      } catch (error) {
-        if (!(error instanceof NothingChangedError)) throw error;
+      const { plan, nothingChanged: error } = await deliveries.plan(request, controller.signal);
+      if (error) {
         io.out(
           values.json
             ? JSON.stringify({

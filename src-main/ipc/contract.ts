@@ -107,10 +107,18 @@ const DeliveryInputSchema = v.strictObject({
         /** As dropped (`Album/01.flac`); names the key, checked by core like any key. */
         relativePath: v.pipe(text(4096), v.minLength(1)),
         draft: v.optional(DraftTrackSchema),
+        /** Left out of this delivery by the user (counted in the pre-flight, not sent). */
+        excluded: v.optional(v.boolean()),
+        /** Body fields the user removed in review (core's `clearedFields`). */
+        cleared: v.optional(v.pipe(v.array(text(64)), v.maxLength(64))),
       }),
     ),
     v.maxLength(200_000),
   ),
+  /** Leave the tracks with errors out (listed as skipped) instead of blocking. */
+  skipInvalid: v.optional(v.boolean()),
+  /** Send the tracks the catalog already holds unchanged again too. */
+  all: v.optional(v.boolean()),
 });
 
 /** Every operation: its channel and the schema its request must satisfy. */
@@ -169,6 +177,8 @@ export const operations = {
     request: v.strictObject({
       ...DeliveryInputSchema.entries,
       confirmProduction: v.optional(v.boolean()),
+      /** The user saw the pre-flight's field-level diff and confirmed the removals. */
+      confirmRemovals: v.optional(v.boolean()),
     }),
   },
   pauseDelivery: { channel: 'deliveries:pause', request: v.strictObject({ id: deliveryId }) },
@@ -306,8 +316,25 @@ export interface PlanFindingView {
   fileId?: string;
 }
 
+/** Where one library row stands for a delivery: against the catalog, or left out. */
+export interface TrackStandingView {
+  fileId?: string;
+  path?: string;
+  outer_id: string;
+  state: TrackStanding;
+  /** Fields that differ from what the catalog holds. */
+  fields: string[];
+  /** Fields the catalog holds that this delivery removes (asked before sending). */
+  removed: string[];
+  delivered?: { delivery: string; at: string };
+  reason?: string;
+}
+
 /** The pre-flight summary of a delivery. */
 export interface DeliveryPlanView {
+  profile: { name: string; environment: string };
+  catalog: { id: string; name: string };
+  mode: DeliveryMode;
   folder: string;
   files: number;
   tracks: number;
@@ -323,9 +350,31 @@ export interface DeliveryPlanView {
   findings: PlanFindingView[];
   blocked: boolean;
   production: boolean;
+  /** Against the catalog's ledger (absent when validation blocks the plan). */
+  standing?: {
+    counts: Record<TrackStanding, number>;
+    albums: Array<{ album: string } & Record<TrackStanding, number>>;
+    tracks: TrackStandingView[];
+    gone: Array<{ outer_id: string; path?: string; delivery: string; at: string }>;
+    removals: Array<{
+      outer_id: string;
+      path?: string;
+      fileId?: string;
+      fields: string[];
+      /** What each removed field held, as delivered (short JSON). */
+      was: Record<string, string>;
+    }>;
+  };
+  /** The first request's body as it will be sent (json), pretty-printed. */
+  sample?: string;
+  /** Set when nothing differs from the catalog: nothing would be sent. */
+  nothingChanged?: string;
 }
 
 export type { DeliveryMode } from '../core/delivery/delivery-summary.js';
+export type { TrackStanding } from '../core/delivery/catalog-changes.js';
+import type { TrackStanding } from '../core/delivery/catalog-changes.js';
+import type { DeliveryMode } from '../core/delivery/delivery-summary.js';
 export type {
   DeliveryHistoryItem,
   TransferFileState,

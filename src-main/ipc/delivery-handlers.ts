@@ -68,9 +68,10 @@ export function deliveryHandlers(
     async planDelivery(request) {
       return planView(await deliveries.plan(requestOf(request)));
     },
-    async startDelivery({ confirmProduction, ...request }) {
+    async startDelivery({ confirmProduction, confirmRemovals, ...request }) {
       const run = await deliveries.start(requestOf(request), {
         ...(confirmProduction ? { confirmProduction } : {}),
+        ...(confirmRemovals ? { confirmRemovals } : {}),
       });
       return { id: run.id };
     },
@@ -116,9 +117,22 @@ function requestOf({ files, ...request }: RequestOf<'planDelivery'>): DeliveryRe
 }
 
 /** The pre-flight summary the Deliver view shows. */
-function planView({ plan, profile, idOfPath }: PlannedDelivery): DeliveryPlanView {
+function planView({ plan, profile, idOfPath, nothingChanged }: PlannedDelivery): DeliveryPlanView {
   const r = plan.record;
+  const idOf = (path: string | undefined) => (path ? idOfPath?.get(path) : undefined);
+  const withId = <T extends { path?: string }>(item: T): T & { fileId?: string } => {
+    const fileId = idOf(item.path);
+    return { ...item, ...(fileId ? { fileId } : {}) };
+  };
+  const catalog = plan.catalog;
+  const first = r.tracks?.[0]?.[0];
   return {
+    profile: { name: profile.name, environment: profile.environment },
+    catalog: {
+      id: r.catalogId,
+      name: profile.catalogs.find((c) => c.id === r.catalogId)?.name ?? r.catalogId,
+    },
+    mode: r.mode,
     folder: r.folder,
     files: r.files.length,
     tracks: r.tracks?.reduce((n, b) => n + b.length, 0) ?? r.files.length,
@@ -126,11 +140,21 @@ function planView({ plan, profile, idOfPath }: PlannedDelivery): DeliveryPlanVie
     requests: r.batches.length,
     options: r.options,
     ...(r.mapping ? { mappingYaml: r.mapping.yaml } : {}),
-    findings: plan.findings.map((f) => {
-      const fileId = f.path ? idOfPath?.get(f.path) : undefined;
-      return { ...f, ...(fileId ? { fileId } : {}) };
-    }),
+    findings: plan.findings.map(withId),
     blocked: plan.blocked,
     production: profile.environment === 'production',
+    ...(catalog
+      ? {
+          standing: {
+            counts: catalog.counts,
+            albums: catalog.albums,
+            tracks: catalog.tracks.map((t) => withId({ fields: [], removed: [], ...t })),
+            gone: catalog.gone,
+            removals: catalog.removals.map(withId),
+          },
+        }
+      : {}),
+    ...(first && !nothingChanged ? { sample: JSON.stringify(first, null, 2) } : {}),
+    ...(nothingChanged ? { nothingChanged: nothingChanged.message } : {}),
   };
 }

@@ -16,6 +16,7 @@ import { CourierError } from '../errors.js';
 import type { FileFingerprint } from '../files/file-fingerprint.js';
 import { acquireProcessLock, type ProcessLock } from '../files/process-lock.js';
 import { CatalogLedger } from '../ledger/catalog-ledger.js';
+import { albumOf } from '../model/albums.js';
 import type { CsvEncoding } from '../model/csv-text.js';
 import { applyFileNameMapping, type FileNameMapping } from '../model/filename-mapping.js';
 import type { DraftTrack } from '../model/track.js';
@@ -24,7 +25,12 @@ import type { CoreServices } from '../services.js';
 import { SettingsStore, uploadOptionsOf } from '../settings/settings-store.js';
 import { createS3Client } from '../storage/s3-client.js';
 import type { UploadQueue } from '../storage/upload-queue.js';
-import { catalogChanges } from './catalog-changes.js';
+import {
+  catalogChanges,
+  type CatalogSummary,
+  catalogSummary,
+  type LeftOutTrack,
+} from './catalog-changes.js';
 import {
   deliveryIdentity,
   type DeliveryMode,
@@ -36,7 +42,14 @@ import {
 import { historyCsv, pickupCheck } from './history.js';
 import { libraryInput } from './library-input.js';
 import { PauseGate } from './pause-gate.js';
-import { type DeliveryPlan, planDelivery, type PlanFinding, type PlanInput } from './plan.js';
+import {
+  type DeliveryPlan,
+  type LocalFile,
+  planDelivery,
+  type PlanFinding,
+  type PlanInput,
+  type PlannedTrack,
+} from './plan.js';
 import { changedFiles, fingerprintPlan, replanRecord } from './planned-files.js';
 import { catalogProblem, preflight } from './preflight.js';
 import { prepareDelivery } from './prepare.js';
@@ -66,7 +79,14 @@ export type DeliverySource =
   | {
       kind: 'library';
       /** Granted files (main resolves their paths); json mode carries each reviewed draft. */
-      files: Array<{ id: string; relativePath: string; draft?: DraftTrack }>;
+      files: Array<{
+        id: string;
+        relativePath: string;
+        draft?: DraftTrack;
+        excluded?: boolean;
+        /** Body fields the user removed in review (`clearedFields`). */
+        cleared?: string[];
+      }>;
     };
 
 /** What a door asks for. */
@@ -81,6 +101,8 @@ export interface DeliveryRequest {
   source: DeliverySource;
   /** Deliver everything again, not only what changed since the catalog's last deliveries. */
   all?: boolean;
+  /** Leave out the tracks (or files) with errors, listed as skipped, instead of blocking. */
+  skipInvalid?: boolean;
 }
 
 /** Nothing in the delivery differs from what the catalog already holds: nothing to send. */
@@ -88,12 +110,25 @@ export class NothingChangedError extends CourierError {
   constructor(
     readonly unchanged: number,
     readonly latest: { delivery: string; at: string } | undefined,
+    readonly catalog?: CatalogSummary,
   ) {
     super(
       'nothing_changed',
       `nothing changed since delivery ${latest?.delivery ?? '?'} (${latest?.at.slice(0, 10) ?? '?'}): its ${unchanged} track(s) are in the catalog as they are on disk; nothing was sent (--all delivers everything again)`,
     );
     this.name = 'NothingChangedError';
+  }
+}
+
+/** A re-delivery would remove fields delivered before: it is sent only once confirmed. */
+export class RemovalsError extends CourierError {
+  constructor(readonly removals: CatalogSummary['removals']) {
+    const first = removals[0]!;
+    super(
+      'confirm_removals',
+      `this delivery removes fields the catalog holds for ${removals.length} track(s) (first: ${first.outer_id}: ${first.fields.join(', ')}); confirm the removal to send it`,
+    );
+    this.name = 'RemovalsError';
   }
 }
 
@@ -105,6 +140,12 @@ export interface PlannedDelivery {
   input: PlanInput;
   /** Library plans: the grant id of each planned path, so findings point back at rows. */
   idOfPath?: Map<string, string>;
+  /** Tracks left out: excluded by the user, skipped for their errors. */
+  leftOut: LeftOutTrack[];
+  /** Where every file of the source is on disk, left-out ones too. */
+  localPaths: Set<string>;
+  /** Set by `plan` when nothing differs from the catalog (a start throws it instead). */
+  nothingChanged?: NothingChangedError;
 }
 
 /** Validation blocks the delivery: nothing was uploaded or sent. */
@@ -162,6 +203,8 @@ interface RunState extends ActiveRun {
 export interface RunOptions {
   /** Production profiles need this (the app's typed confirmation, the CLI's --yes). */
   confirmProduction?: boolean;
+  /** A re-delivery that removes fields delivered before needs this (after the diff is shown). */
+  confirmRemovals?: boolean;
   /** Wait for another process holding the delivery instead of failing at once. */
   wait?: boolean;
   /** Resume an unfinished delivery of the same command instead of planning a new one (CLI). */
@@ -204,8 +247,14 @@ export class DeliveryService {
       // What a start would send: only what differs from the catalog (hashing as a start does).
       const ledger = await this.#ledger(planned.profile.name, request.catalogId);
       await fingerprintPlan(planned.plan, signal, knownAudio(ledger));
-      if (!planned.plan.blocked && !request.all) {
-        planned.plan = changesOnly(planned.plan, planned.input, ledger, request);
+      if (!planned.plan.blocked) {
+        try {
+          planned.plan = changesOnly(planned, ledger, request);
+        } catch (error) {
+          if (!(error instanceof NothingChangedError)) throw error;
+          planned.plan.catalog = error.catalog;
+          planned.nothingChanged = error;
+        }
       }
       await this.#announce(planned.plan, planned.profile);
     }
@@ -278,24 +327,26 @@ export class DeliveryService {
           `Delivery ${delivered.id} was accepted by another Courier process in the meantime; nothing was sent again.`,
         );
       }
-      let { plan, input } = await this.#plan(request, [], options.signal);
-      if (plan.blocked) throw new BlockedError(plan);
+      let planned = await this.#plan(request, [], options.signal);
+      if (planned.plan.blocked) throw new BlockedError(planned.plan);
       const connection = await this.#connect(profile.name);
       // A folder already holding files in the bucket belongs to another delivery: never reuse it.
       const s3 = createS3Client(connection.bucket);
       try {
         const inBucket = await audioFoldersInBucket(s3, connection.bucket.bucket);
-        if (inBucket.includes(plan.record.folder)) {
-          ({ plan, input } = await this.#plan(request, inBucket, options.signal));
-          if (plan.blocked) throw new BlockedError(plan);
+        if (inBucket.includes(planned.plan.record.folder)) {
+          planned = await this.#plan(request, inBucket, options.signal);
+          if (planned.plan.blocked) throw new BlockedError(planned.plan);
         }
       } finally {
         s3.destroy();
       }
       const ledger = await this.#ledger(profile.name, request.catalogId);
-      await fingerprintPlan(plan, options.signal, knownAudio(ledger));
-      if (plan.blocked) throw new BlockedError(plan);
-      if (!request.all) plan = changesOnly(plan, input, ledger, request);
+      await fingerprintPlan(planned.plan, options.signal, knownAudio(ledger));
+      if (planned.plan.blocked) throw new BlockedError(planned.plan);
+      const plan = changesOnly(planned, ledger, request);
+      const removals = plan.catalog?.removals ?? [];
+      if (removals.length > 0 && !options.confirmRemovals) throw new RemovalsError(removals);
       await this.#announce(plan, profile);
       await preflight({ record: plan.record, connection, signal: options.signal });
       await this.store.save(plan.record); // persisted before any upload or ingestion
@@ -462,6 +513,8 @@ export class DeliveryService {
     let tracks: Parameters<typeof planDelivery>[0]['tracks'];
     let findings: PlanFinding[] = [];
     let idOfPath: Map<string, string> | undefined;
+    let leftOut: LeftOutTrack[] = [];
+    let localPaths: Set<string>;
     if (source.kind === 'folder') {
       const prepared = await prepareDelivery({
         dir: source.dir,
@@ -474,19 +527,31 @@ export class DeliveryService {
       input = { dir: source.dir, files: prepared.files };
       tracks = prepared.tracks;
       findings = prepared.findings;
+      localPaths = new Set(prepared.files.map((f) => f.localPath));
     } else {
       const library = libraryInput(
-        source.files.map(({ id, relativePath, draft }) => ({
+        source.files.map(({ id, relativePath, draft, excluded, cleared }) => ({
           id,
           relativePath,
           ...this.#grantOf(id),
           ...(draft ? { draft } : {}),
+          ...(excluded ? { excluded } : {}),
+          ...(cleared?.length ? { cleared } : {}),
         })),
         request.mode === 'json',
       );
       input = library;
       tracks = library.tracks;
       idOfPath = library.idOfPath;
+      leftOut = library.excluded;
+      localPaths = library.localPaths;
+    }
+    if (request.skipInvalid) {
+      const skipped = skipInvalid(request.mode, input.files, tracks, findings);
+      input = { ...input, files: skipped.files };
+      tracks = skipped.tracks;
+      findings = skipped.findings;
+      leftOut = [...leftOut, ...skipped.leftOut];
     }
     // Every recorded delivery's folder is taken (a resumed one is not planned again).
     const taken = new Set([
@@ -512,7 +577,21 @@ export class DeliveryService {
     const plan = planDelivery(planInput);
     plan.findings.unshift(...findings);
     plan.blocked = plan.findings.some((f) => f.level === 'error');
-    return { plan, profile, input: planInput, ...(idOfPath ? { idOfPath } : {}) };
+    if (leftOut.length > 0 && input.files.length === 0 && !plan.blocked) {
+      plan.findings.unshift({
+        level: 'error',
+        message: `every track is left out (${leftOut.length} excluded or skipped): nothing to deliver`,
+      });
+      plan.blocked = true;
+    }
+    return {
+      plan,
+      profile,
+      input: planInput,
+      leftOut,
+      localPaths,
+      ...(idOfPath ? { idOfPath } : {}),
+    };
   }
 
   #grantOf(id: string): { localPath: string; size: number; mtimeMs: number } {
@@ -742,16 +821,16 @@ function knownAudio(ledger: CatalogLedger): Map<string, FileFingerprint> {
 }
 
 /**
- * The plan with only what differs from the catalog (`catalogChanges`), planned again into the
- * same folder; `NothingChangedError` when nothing does.
+ * The plan compared with the catalog: where every track stands (`plan.catalog`) and — unless
+ * the request asks for everything (`all`) — only what differs, planned again into the same
+ * folder; `NothingChangedError` when nothing does.
  */
 function changesOnly(
-  plan: DeliveryPlan,
-  input: PlanInput,
+  { plan, input, leftOut, localPaths }: PlannedDelivery,
   ledger: CatalogLedger,
   request: DeliveryRequest,
 ): DeliveryPlan {
-  if (ledger.size === 0 || input.options?.media_fetch_type === 'download') return plan;
+  if (input.options?.media_fetch_type === 'download') return plan;
   const mapping = request.mapping;
   const changes = catalogChanges({
     mode: request.mode,
@@ -763,19 +842,44 @@ function changesOnly(
       return mapped?.ok ? (mapped.values.outer_id ?? name) : name;
     },
     get: (outerId) => ledger.get(outerId),
+    ...(request.all ? { all: true } : {}),
   });
+  const catalog = catalogSummary({
+    changes,
+    leftOut,
+    entries: ledger.entries(),
+    under: input.dir,
+    present: {
+      paths: localPaths,
+      ids: new Set([...changes.list, ...leftOut].map((t) => t.outer_id)),
+    },
+  });
+  plan.catalog = catalog;
   const { counts } = changes;
-  const keptFindings: PlanFinding[] = changes.kept.map((k) => ({
-    level: 'warning',
-    ...(k.path ? { path: k.path } : {}),
-    message: `keeps ${k.fields.join(', ')} as delivery ${k.delivery} sent them: not given now, and the service would drop them (--all sends only what is given now)`,
-  }));
-  if (counts.unchanged === 0 && counts.metadata === 0 && changes.kept.length === 0) {
+  const goneFinding: PlanFinding[] = catalog.gone.length
+    ? [
+        {
+          level: 'warning',
+          message: `${catalog.gone.length} track(s) delivered to this catalog from this folder are no longer in it (first: ${catalog.gone[0]!.path ?? catalog.gone[0]!.outer_id}); the interface has no delete, so they stay in the catalog`,
+        },
+      ]
+    : [];
+  plan.findings.push(...goneFinding);
+  if (ledger.size === 0) {
     plan.record.changes = counts;
     return plan;
   }
-  if (counts.new + counts.audio + counts.metadata === 0) {
-    throw new NothingChangedError(counts.unchanged, changes.latest);
+  const keptFindings: PlanFinding[] = changes.kept.map((k) => ({
+    level: 'warning',
+    ...(k.path ? { path: k.path } : {}),
+    message: `keeps ${k.fields.join(', ')} as delivery ${k.delivery} sent them: not given now, and the service would drop them (empty a field in the library to remove it)`,
+  }));
+  if (!request.all && counts.new + counts.audio + counts.metadata === 0) {
+    throw new NothingChangedError(counts.unchanged, changes.latest, catalog);
+  }
+  if (counts.unchanged === 0 && counts.metadata === 0 && changes.kept.length === 0) {
+    plan.record.changes = counts;
+    return plan;
   }
   const fingerprints = new Map(plan.record.files.map((f) => [f.path, f]));
   const replanned = planDelivery({
@@ -787,8 +891,66 @@ function changesOnly(
   });
   replanned.record.identity = plan.record.identity;
   replanned.record.changes = counts;
+  replanned.catalog = catalog;
   replanned.findings.unshift(...plan.findings.filter((f) => f.level !== 'error'), ...keptFindings);
   return replanned;
+}
+
+/**
+ * Skip tracks with errors: the tracks (json) or files (folder modes) an error is about leave the
+ * delivery, each listed as skipped with its first error; the errors about the delivery as a
+ * whole still block it.
+ */
+function skipInvalid(
+  mode: DeliveryMode,
+  files: LocalFile[],
+  tracks: PlannedTrack[] | undefined,
+  findings: PlanFinding[],
+): {
+  files: LocalFile[];
+  tracks: PlannedTrack[] | undefined;
+  findings: PlanFinding[];
+  leftOut: LeftOutTrack[];
+} {
+  const reasons = new Map<string, string>();
+  for (const f of findings) {
+    if (f.level === 'error' && f.path && !reasons.has(f.path)) reasons.set(f.path, f.message);
+  }
+  for (const t of mode === 'json' ? (tracks ?? []) : []) {
+    const error = t.findings.find((f) => f.level === 'error');
+    if (error && t.path && !reasons.has(t.path)) {
+      reasons.set(t.path, `${error.field ? `${error.field}: ` : ''}${error.message}`);
+    }
+  }
+  if (reasons.size === 0) return { files, tracks, findings, leftOut: [] };
+  const leftOut: LeftOutTrack[] = [...reasons].map(([path, reason]) => {
+    const track = tracks?.find((t) => t.path === path);
+    return {
+      path,
+      outer_id: track?.track?.outer_id ?? basename(path),
+      album: track?.album?.label ?? albumOf({ file: path }).label,
+      state: 'skipped',
+      reason,
+    };
+  });
+  const first = leftOut[0]!;
+  return {
+    files: files.filter((f) => !reasons.has(f.path)),
+    tracks: tracks?.filter((t) => !t.path || !reasons.has(t.path)),
+    findings: [
+      {
+        level: 'warning',
+        message: `${leftOut.length} track(s) with errors skipped, not delivered (first: ${first.path}: ${first.reason})`,
+      },
+      ...leftOut.map((t): PlanFinding => ({
+        level: 'warning',
+        path: t.path,
+        message: `skipped: ${t.reason}`,
+      })),
+      ...findings.filter((f) => !(f.level === 'error' && f.path && reasons.has(f.path))),
+    ],
+    leftOut,
+  };
 }
 
 /** The identity of "the same command": re-running it resumes its unfinished record. */

@@ -3,12 +3,13 @@
  * library, turned into what `planDelivery` takes. The CLI reads the tags itself (`prepare.ts`);
  * the app sends exactly what the user saw, validated again here with the same core rules.
  */
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
-import { draftToTrack } from '../model/ingestion-body.js';
+import { albumOf } from '../model/albums.js';
 import type { DraftTrack } from '../model/track.js';
 import { validateDelivery } from '../model/validate.js';
-import type { LocalFile, PlannedTrack } from './plan.js';
+import type { LeftOutTrack } from './catalog-changes.js';
+import { type LocalFile, type PlannedTrack, plannedTrack } from './plan.js';
 
 /** One granted file of the library, with its reviewed draft (json mode). */
 export interface LibraryFile {
@@ -22,6 +23,10 @@ export interface LibraryFile {
   /** When the file was modified as granted (its tags were read then). */
   mtimeMs?: number;
   draft?: DraftTrack;
+  /** Left out of this delivery by the user: not planned nor validated, only counted. */
+  excluded?: boolean;
+  /** Body fields the user removed in review (`clearedFields`): not kept from before. */
+  cleared?: string[];
 }
 
 /** What a plan needs, and how to find a file's grant id from a plan path. */
@@ -31,6 +36,10 @@ export interface LibraryInput {
   files: LocalFile[];
   tracks: PlannedTrack[];
   idOfPath: Map<string, string>;
+  /** The files the user excluded, as the pre-flight counts them. */
+  excluded: LeftOutTrack[];
+  /** Where every file of the library is on disk, excluded ones too. */
+  localPaths: Set<string>;
 }
 
 /**
@@ -52,26 +61,39 @@ export function libraryInput(files: LibraryFile[], withTracks: boolean): Library
       : dirname(first.localPath);
   const dir = first ? (common ? join(base, common) : base) : 'library';
   const idOfPath = new Map<string, string>();
-  const local: LocalFile[] = files.map((f) => {
+  const localPaths = new Set(files.map((f) => f.localPath));
+  const excluded: LeftOutTrack[] = [];
+  const included: LibraryFile[] = [];
+  for (const f of files) {
     const path = strip(f.relativePath.normalize('NFC'));
     idOfPath.set(path, f.id);
-    return {
+    if (!f.excluded) {
+      included.push(f);
+      continue;
+    }
+    const draft = { ...(f.draft ?? {}), file: path };
+    excluded.push({
       path,
-      localPath: f.localPath,
-      size: f.size,
-      ...(f.mtimeMs !== undefined ? { mtimeMs: f.mtimeMs } : {}),
-    };
-  });
-  if (!withTracks) return { dir, files: local, tracks: [], idOfPath };
-  const drafts: DraftTrack[] = files.map((f, i) => ({
+      outer_id: draft.outerId?.value.trim() || basename(path),
+      album: albumOf(draft).label,
+      state: 'excluded',
+    });
+  }
+  const local: LocalFile[] = included.map((f) => ({
+    path: strip(f.relativePath.normalize('NFC')),
+    localPath: f.localPath,
+    size: f.size,
+    ...(f.mtimeMs !== undefined ? { mtimeMs: f.mtimeMs } : {}),
+  }));
+  const input = { dir, files: local, idOfPath, excluded, localPaths };
+  if (!withTracks) return { ...input, tracks: [] };
+  const drafts: DraftTrack[] = included.map((f, i) => ({
     ...(f.draft ?? { file: local[i]!.path }),
     file: local[i]!.path,
   }));
   const findings = validateDelivery(drafts);
-  const tracks: PlannedTrack[] = drafts.map((draft, i) => ({
-    path: local[i]!.path,
-    track: draftToTrack(draft),
-    findings: findings[i] ?? [],
-  }));
-  return { dir, files: local, tracks, idOfPath };
+  const tracks = drafts.map((draft, i) =>
+    plannedTrack(local[i]!.path, draft, findings[i] ?? [], included[i]!.cleared),
+  );
+  return { ...input, tracks };
 }

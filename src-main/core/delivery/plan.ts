@@ -5,6 +5,7 @@
  */
 import { basename } from 'node:path';
 
+import { albumOf } from '../model/albums.js';
 import { fileKind } from '../model/audio-formats.js';
 import {
   applyFileNameMapping,
@@ -13,9 +14,10 @@ import {
   mappingToYaml,
   unfitFileNames,
 } from '../model/filename-mapping.js';
-import { maxTracksPerRequest, type TrackBody } from '../model/ingestion-body.js';
-import type { Finding, Track } from '../model/track.js';
+import { draftToTrack, maxTracksPerRequest, type TrackBody } from '../model/ingestion-body.js';
+import type { DraftTrack, Finding, Track } from '../model/track.js';
 import { AUDIO_ROOT, deliveryKey } from '../storage/object-key.js';
+import type { CatalogSummary } from './catalog-changes.js';
 import {
   type DeliveryBatch,
   type DeliveryFile,
@@ -58,6 +60,26 @@ export interface PlannedTrack {
   path?: string;
   track: TrackBody | null;
   findings: Finding[];
+  /** The album it belongs to (`albumOf`), for the pre-flight's counts per album. */
+  album?: { key: string; label: string };
+  /** Body fields a person removed in review (`clearedFields`): not kept from before. */
+  cleared?: string[];
+}
+
+/** A planned track from its reviewed draft: its body, findings, album and removed fields. */
+export function plannedTrack(
+  path: string,
+  draft: DraftTrack,
+  findings: Finding[],
+  cleared: string[] = [],
+): PlannedTrack {
+  return {
+    path,
+    track: draftToTrack(draft),
+    findings,
+    album: albumOf(draft),
+    ...(cleared.length > 0 ? { cleared } : {}),
+  };
 }
 
 /** What a plan is made from. */
@@ -91,6 +113,8 @@ export interface DeliveryPlan {
   record: DeliveryRecord;
   findings: PlanFinding[];
   blocked: boolean;
+  /** Where each track stands against the catalog (set once compared with its ledger). */
+  catalog?: CatalogSummary;
 }
 
 /** YYYYMMDD of a date (UTC). */

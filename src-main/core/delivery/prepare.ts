@@ -16,12 +16,12 @@ import {
   readMetadataCsv,
   urlRowDraft,
 } from '../model/metadata-csv.js';
-import { finishScan } from '../model/read-result.js';
+import { finishScanDrafts } from '../model/read-result.js';
 import type { DraftTrack } from '../model/track.js';
 import { validateDelivery } from '../model/validate.js';
 import { scanFolder } from '../tags/scan-folder.js';
 import type { DeliveryMode } from './delivery-record.js';
-import type { LocalFile, PlanFinding, PlannedTrack } from './plan.js';
+import { type LocalFile, type PlanFinding, type PlannedTrack, plannedTrack } from './plan.js';
 
 /** The files a delivery of `dir` holds (`listLocalFiles`), and a finding for those it leaves out. */
 export async function listAudioFiles(
@@ -93,14 +93,18 @@ export async function prepareDelivery(args: {
     : undefined;
   let tracks: PlannedTrack[] = [];
   if (!args.download) {
-    const entries = finishScan(
+    const entries = finishScanDrafts(
       await scanFolder(args.dir, { signal: args.signal }),
       undefined,
       mergeCsvInto,
     );
     tracks = entries
       .filter((e) => e.track || e.findings.some((f) => f.level === 'error'))
-      .map((e) => ({ path: e.file, track: e.track, findings: e.findings }));
+      .map((e) =>
+        e.draft
+          ? plannedTrack(e.file, e.draft, e.findings)
+          : { path: e.file, track: e.track, findings: e.findings },
+      );
   }
   if (csv) {
     if (args.download) {

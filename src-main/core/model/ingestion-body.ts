@@ -98,6 +98,24 @@ export function draftToTrack(draft: DraftTrack): TrackBody {
   return track;
 }
 
+/**
+ * The body fields a person removed in review: given by the draft as read (`before`, its tags)
+ * and absent from the draft as edited. A re-delivery keeps the fields delivered before unless
+ * they are named here (`overDelivered`), and the pre-flight asks before it removes them.
+ */
+export function clearedFields(before: DraftTrack | null | undefined, after: DraftTrack): string[] {
+  if (!before) return [];
+  const [was, now] = [draftToTrack(before), draftToTrack(after)];
+  const cleared: string[] = (Object.keys(was) as Array<keyof TrackBody>).filter(
+    (field) => field !== 'albums' && now[field] === undefined,
+  );
+  const [wasAlbum, nowAlbum] = [was.albums?.[0] ?? {}, now.albums?.[0] ?? {}];
+  for (const field of Object.keys(wasAlbum) as Array<keyof Album>) {
+    if (nowAlbum[field] === undefined) cleared.push(`albums[0].${field}`);
+  }
+  return cleared;
+}
+
 /** Whether a body has both required fields. */
 export function isSendable(body: TrackBody): body is Track {
   return body.outer_id !== undefined && body.primary_media !== undefined;

@@ -88,6 +88,15 @@ export function finishScan(
   strategy: OuterIdStrategy = { kind: 'default' },
   edit?: (drafts: DraftTrack[]) => DraftTrack[],
 ): ScanEntry[] {
+  return finishScanDrafts(results, strategy, edit).map(({ draft: _, ...entry }) => entry);
+}
+
+/** `finishScan`, each entry with the draft it was built from (a planned track needs it). */
+export function finishScanDrafts(
+  results: FileReadResult[],
+  strategy: OuterIdStrategy = { kind: 'default' },
+  edit?: (drafts: DraftTrack[]) => DraftTrack[],
+): Array<ScanEntry & { draft?: DraftTrack }> {
   const readable = results.filter((r) => r.draft !== null);
   const assigned = assignOuterIds(
     readable.map((r) => r.draft!),
@@ -103,6 +112,7 @@ export function finishScan(
       file: result.file,
       track: draftToTrack(drafts[i]!),
       findings: [...result.findings, ...validation[i]!],
+      draft: drafts[i]!,
     };
   });
 }
