@@ -221,6 +221,19 @@ export const operations = {
           delete_delivered_file: v.optional(v.boolean()),
         }),
       ),
+      /** Saves (null: forgets) the options a new delivery on one profile starts from. */
+      profileDefaults: v.optional(
+        v.strictObject({
+          profile: profileName,
+          defaults: v.nullable(
+            v.strictObject({
+              mode: v.picklist(deliveryModes),
+              overwrite_audio_file: v.boolean(),
+              delete_delivered_file: v.boolean(),
+            }),
+          ),
+        }),
+      ),
     }),
   },
   loadLibrary: { channel: 'library:load', request: v.strictObject({}) },

@@ -46,7 +46,7 @@ export class AppState {
     this.profiles = new ProfilesState(api);
     this.settings = new SettingsState(api);
     this.tags = new TagsState(api);
-    this.deliver = new DeliverState(api, this.library);
+    this.deliver = new DeliverState(api, this.library, () => this.grid.selectedTracks);
     this.transfers = new TransfersState(api);
     this.history = new HistoryState(api);
     this.bucket = new BucketState(api);
@@ -61,9 +61,7 @@ export class AppState {
       await Promise.all([
         this.library.load(),
         this.profiles.load(),
-        this.settings.load().then(() => {
-          if (this.settings.value) this.deliver.applyDefaults(this.settings.value.defaults);
-        }),
+        this.settings.load(),
         // Deliveries a quit or crash interrupted are offered for resume in Transfers.
         this.transfers.load(),
       ]);

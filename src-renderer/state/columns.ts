@@ -11,7 +11,16 @@ import {
 import type { DraftTrack, ValueSource } from '../../src-main/core/model/track.js';
 
 /** Every column id, in the default order. */
-export const columnIds = ['status', ...metadataColumnIds] as const;
+export const columnIds = ['status', ...metadataColumnIds, 'catalog'] as const;
+
+/** Columns about the row (validation, the catalog), not its metadata: never edited or imported. */
+export const rowColumnIds = ['status', 'catalog'] as const;
+export type RowColumnId = (typeof rowColumnIds)[number];
+
+/** Whether a column is about the row rather than its metadata. */
+export function isRowColumn(id: ColumnId): id is RowColumnId {
+  return (rowColumnIds as readonly string[]).includes(id);
+}
 
 /** One column id. */
 export type ColumnId = (typeof columnIds)[number];
@@ -36,7 +45,7 @@ export interface Column {
   source?(draft: DraftTrack): ValueSource | undefined;
 }
 
-type MetadataColumnId = Exclude<ColumnId, 'status'>;
+type MetadataColumnId = Exclude<ColumnId, RowColumnId>;
 
 /** A column whose text, edits and source are the shared metadata cell's. */
 function cell(
@@ -53,6 +62,15 @@ function cell(
 /** Every column, by id. */
 export const columns: Record<ColumnId, Column> = {
   status: { id: 'status', label: 'Status', width: 74, editable: false, fields: [], get: () => '' },
+  // Where the track stands against the Deliver view's catalog at the last Check.
+  catalog: {
+    id: 'catalog',
+    label: 'Catalog',
+    width: 170,
+    editable: false,
+    fields: [],
+    get: () => '',
+  },
   file: cell('file', 'File', 240, ['primary_media']),
   outer_id: cell('outer_id', 'outer_id', 150, ['outer_id']),
   title: cell('title', 'Title', 200, ['title']),

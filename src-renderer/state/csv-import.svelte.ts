@@ -16,17 +16,17 @@ import {
   mergeCsv,
 } from '../../src-main/core/model/metadata-csv.js';
 import type { DraftTrack } from '../../src-main/core/model/track.js';
-import type { Column, ColumnId } from './columns.js';
+import { type Column, type ColumnId, isRowColumn, type RowColumnId } from './columns.js';
 import type { DraftEdit, LibraryRow, LibraryState } from './library-state.svelte.js';
 
 /** Where a CSV column goes: a grid column, or nowhere. */
-export type CsvTarget = Exclude<ColumnId, 'status'> | '';
+export type CsvTarget = Exclude<ColumnId, RowColumnId> | '';
 
 /** One change the import would make. */
 export interface CsvChange {
   id: string;
   file: string;
-  column: Exclude<ColumnId, 'status'>;
+  column: Exclude<ColumnId, RowColumnId>;
   header: string;
   before: string;
   after: string;
@@ -39,7 +39,7 @@ export function guessTarget(header: string): CsvTarget {
 
 /** The grid's rows (view order, visible columns but status) as CSV text with column ids as headers. */
 export function exportCsv(rows: readonly LibraryRow[], visible: readonly Column[]): string {
-  const ids = visible.map((c) => c.id).filter((id) => id !== 'status');
+  const ids = visible.map((c) => c.id).filter((id) => !isRowColumn(id));
   // The cells' full text (lyrics in full, not "Yes"), as `courier deliver --metadata` reads it.
   return formatCsv([ids, ...rows.map((row) => ids.map((id) => metadataCells[id].get(row.draft)))]);
 }

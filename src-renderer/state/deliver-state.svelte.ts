@@ -9,11 +9,14 @@ import {
   matchFileNames,
   parseMappingYaml,
 } from '../../src-main/core/model/filename-mapping.js';
+import { clearedFields } from '../../src-main/core/model/ingestion-body.js';
+import { type DeliveryDefaults, deliveryDefaults } from '../../src-main/core/settings/settings.js';
 import type {
   CourierApi,
   DeliveryPlanView,
   ProfileSummary,
   RequestOf,
+  SettingsView,
 } from '../../src-main/ipc/contract.js';
 import type { LibraryState } from './library-state.svelte.js';
 
@@ -37,6 +40,14 @@ export class DeliverState {
   error = $state('');
   /** Why the last mapping file loaded could not be used (the checker's message), or ''. */
   mappingError = $state('');
+  /** What goes: every included track of the library, or only the grid's selection. */
+  scope = $state<'library' | 'selection'>('library');
+  /** Leave the tracks with errors out (listed as skipped) instead of blocking. */
+  skipInvalid = $state(false);
+  /** Send the tracks the catalog already holds unchanged again too. */
+  all = $state(false);
+  /** The user read the pre-flight's removals and confirmed them. */
+  confirmRemovals = $state(false);
 
   readonly fields = mappingFields;
 
@@ -66,17 +77,52 @@ export class DeliverState {
   constructor(
     private readonly api: CourierApi,
     private readonly library: LibraryState,
+    /** The grid's selected tracks (album headers standing for their tracks). */
+    private readonly selection: () => readonly string[] = () => [],
   ) {}
 
-  /** Starts from the saved default options. */
-  applyDefaults(defaults: {
-    mode: DeliveryMode;
-    overwrite_audio_file: boolean;
-    delete_delivered_file: boolean;
-  }): void {
+  /**
+   * A new delivery: the options the profile's saved defaults (else the app's) give, and nothing
+   * of the last delivery's choices — its ingestion id, folder, scope or confirmations.
+   */
+  reset(settings: SettingsView | null, profile: string | undefined): void {
+    this.#resetFor = { profile, settings: settings !== null };
+    const defaults: DeliveryDefaults = settings
+      ? deliveryDefaults(settings, profile)
+      : { mode: 'json', overwrite_audio_file: true, delete_delivered_file: true };
     this.mode = defaults.mode;
     this.overwriteAudio = defaults.overwrite_audio_file;
     this.deleteDelivered = defaults.delete_delivered_file;
+    this.ingestionId = '';
+    this.folder = '';
+    this.scope = 'library';
+    this.skipInvalid = false;
+    this.all = false;
+    this.confirmRemovals = false;
+    this.confirming = false;
+    this.plan = null;
+  }
+
+  #resetFor: { profile: string | undefined; settings: boolean } | null = null;
+
+  /**
+   * Starts a new delivery (`reset`) when the active profile changed, or once the settings it
+   * starts from have loaded; a return to the Deliver view keeps what the user chose.
+   */
+  follow(settings: SettingsView | null, profile: string | undefined): void {
+    const last = this.#resetFor;
+    if (!last || last.profile !== profile || (!last.settings && settings)) {
+      this.reset(settings, profile);
+    }
+  }
+
+  /** The options as a profile's defaults (what "Save as defaults" keeps). */
+  defaults(): DeliveryDefaults {
+    return {
+      mode: this.mode,
+      overwrite_audio_file: this.overwriteAudio,
+      delete_delivered_file: this.deleteDelivered,
+    };
   }
 
   /** The mapping as the 4.4 YAML document (what "Save mapping" writes). */
@@ -102,6 +148,8 @@ export class DeliverState {
 
   #request(profile: ProfileSummary): RequestOf<'planDelivery'> {
     const rows = this.library.rows.filter((r) => r.status !== 'unreadable' && !r.missing);
+    const chosen = this.scope === 'selection' ? new Set(this.selection()) : null;
+    const json = this.mode === 'json';
     return {
       profile: profile.name,
       catalogId: this.catalogId,
@@ -115,11 +163,18 @@ export class DeliverState {
       ...(this.mode === 'audio_mapping'
         ? { mapping: { separator: this.separator, columns: [...this.columns] } }
         : {}),
-      files: rows.map((row) => ({
-        id: row.id,
-        relativePath: row.draft.file,
-        ...(this.mode === 'json' ? { draft: $state.snapshot(row.draft) } : {}),
-      })),
+      ...(this.skipInvalid ? { skipInvalid: true } : {}),
+      ...(this.all ? { all: true } : {}),
+      files: rows.map((row) => {
+        const cleared = json ? clearedFields(row.original, row.draft) : [];
+        return {
+          id: row.id,
+          relativePath: row.draft.file,
+          ...(json ? { draft: $state.snapshot(row.draft) } : {}),
+          ...(row.excluded || (chosen && !chosen.has(row.id)) ? { excluded: true } : {}),
+          ...(cleared.length > 0 ? { cleared } : {}),
+        };
+      }),
     };
   }
 
@@ -130,7 +185,17 @@ export class DeliverState {
     this.busy = false;
     if (result.ok) {
       this.plan = result.value;
+      this.confirmRemovals = false;
       this.error = '';
+      const standing = result.value.standing;
+      this.library.standing = standing
+        ? {
+            catalog: result.value.catalog.name,
+            byId: new Map(
+              standing.tracks.filter((t) => t.fileId).map((t) => [t.fileId!, t] as const),
+            ),
+          }
+        : null;
     } else {
       this.plan = null;
       this.error = result.error.message;
@@ -141,12 +206,17 @@ export class DeliverState {
    * Starts the delivery; resolves to its id, or null (the error says why). `confirmProduction`
    * only once the user confirmed a production profile; main refuses one without it.
    */
-  async deliver(profile: ProfileSummary, confirmProduction = false): Promise<string | null> {
+  async deliver(
+    profile: ProfileSummary,
+    confirmProduction = false,
+    settings: SettingsView | null = null,
+  ): Promise<string | null> {
     this.busy = true;
     this.confirming = false;
     const result = await this.api.startDelivery({
       ...this.#request(profile),
       ...(confirmProduction ? { confirmProduction } : {}),
+      ...(this.confirmRemovals ? { confirmRemovals: true } : {}),
     });
     this.busy = false;
     if (!result.ok) {
@@ -154,7 +224,15 @@ export class DeliverState {
       return null;
     }
     this.error = '';
-    this.plan = null;
+    // The next delivery starts from the defaults, not from this one's choices.
+    this.reset(settings, profile.name);
     return result.value.id;
+  }
+
+  /** Whether Deliver may be pressed: a checked plan that sends something, removals confirmed. */
+  get ready(): boolean {
+    const plan = this.plan;
+    if (!plan || plan.blocked || plan.nothingChanged) return false;
+    return (plan.standing?.removals.length ?? 0) === 0 || this.confirmRemovals;
   }
 }

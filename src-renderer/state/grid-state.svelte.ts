@@ -55,6 +55,16 @@ export function isAlbumColumn(id: ColumnId): boolean {
 /** Which rows the level filter keeps. */
 export type LevelFilter = 'all' | 'errors' | 'warnings';
 
+/** Which rows the catalog filter keeps ('' all): changed covers new audio and new metadata. */
+export type StandingFilter = '' | 'new' | 'changed' | 'unchanged' | 'excluded' | 'skipped';
+
+/** What the Catalog column says about a row. */
+export interface RowStanding {
+  filter: Exclude<StandingFilter, ''> | '';
+  label: string;
+  title: string;
+}
+
 /** The keys of a keyboard event the grid reacts to. */
 export interface GridKey {
   key: string;
@@ -89,6 +99,7 @@ export class GridState {
   filterText = $state('');
   filterLevel = $state<LevelFilter>('all');
   filterAlbum = $state('');
+  filterStanding = $state<StandingFilter>('');
   groupByAlbum = $state(false);
   /** Album-level columns edited on one track apply to every track of its album. */
   albumWide = $state(true);
@@ -140,6 +151,23 @@ export class GridState {
       .slice(this.range.top, this.range.bottom + 1)
       .filter((line): line is string => !isAlbumHeader(line)),
   );
+
+  /** The selected tracks, an album header standing for every track it shows. */
+  readonly selectedTracks = $derived.by(() => {
+    const ids = new Set<string>();
+    for (const line of this.lines.slice(this.range.top, this.range.bottom + 1)) {
+      if (isAlbumHeader(line)) for (const id of line.ids) ids.add(id);
+      else if (line !== undefined) ids.add(line);
+    }
+    return [...ids];
+  });
+
+  /** Leaves the selected tracks (or albums) out of deliveries, or takes them back in. */
+  excludeSelection(excluded: boolean): number {
+    const n = this.library.setExcluded(this.selectedTracks, excluded);
+    this.notice = `${excluded ? 'Excluded' : 'Included'} ${n} track${n === 1 ? '' : 's'}`;
+    return n;
+  }
 
   constructor(
     readonly library: LibraryState,
@@ -194,6 +222,7 @@ export class GridState {
         if (this.filterLevel === 'warnings' && rank !== 1) return false;
       }
       if (this.filterAlbum && albumOf(row.draft).key !== this.filterAlbum) return false;
+      if (this.filterStanding && this.standingOf(row).filter !== this.filterStanding) return false;
       if (text && !visible.some((c) => c.get(row.draft).toLowerCase().includes(text))) return false;
       return true;
     });
@@ -265,7 +294,49 @@ export class GridState {
 
   #sortText(row: LibraryRow, column: ColumnId): string {
     if (column === 'status') return String(levelRank(this.library.findings.get(row.id)));
+    if (column === 'catalog') return this.standingOf(row).label;
     return columns[column].get(row.draft);
+  }
+
+  /**
+   * Where a row stands: excluded by the user, else as the last Check found it against the
+   * catalog (new; new audio or changed fields, named; delivered and when; skipped and why).
+   */
+  standingOf(row: LibraryRow): RowStanding {
+    if (row.excluded) {
+      return { filter: 'excluded', label: 'Excluded', title: 'Left out of deliveries' };
+    }
+    const standing = this.library.standing;
+    const s = standing?.byId.get(row.id);
+    if (!s) return { filter: '', label: '', title: '' };
+    const when = s.delivered ? ` (delivered ${s.delivered.at.slice(0, 10)})` : '';
+    const where = `in ${standing!.catalog}`;
+    switch (s.state) {
+      case 'new':
+        return { filter: 'new', label: 'New', title: `Not ${where} yet` };
+      case 'audio':
+        return {
+          filter: 'changed',
+          label: 'New audio',
+          title: `The audio differs from the one ${where}${when}${s.fields.length ? `; fields: ${s.fields.join(', ')}` : ''}`,
+        };
+      case 'metadata':
+        return {
+          filter: 'changed',
+          label: `Changed: ${s.fields.join(', ')}`,
+          title: `Differs from what is ${where}${when}: ${s.fields.join(', ')}${s.removed.length ? `; removes ${s.removed.join(', ')}` : ''}`,
+        };
+      case 'unchanged':
+        return {
+          filter: 'unchanged',
+          label: `Delivered ${s.delivered?.at.slice(0, 10) ?? ''}`.trim(),
+          title: `${where} as it is here (delivery ${s.delivered?.delivery ?? '?'})`,
+        };
+      case 'skipped':
+        return { filter: 'skipped', label: 'Skipped', title: `Skipped: ${s.reason ?? 'errors'}` };
+      case 'excluded':
+        return { filter: 'excluded', label: 'Excluded', title: 'Left out of this delivery' };
+    }
   }
 
   /** Width of a column in px. */
@@ -569,7 +640,11 @@ export class GridState {
       if (!row) continue;
       lines.push(
         cols.map(({ column }) =>
-          column.id === 'status' ? this.#statusText(row) : column.get(row.draft),
+          column.id === 'status'
+            ? this.#statusText(row)
+            : column.id === 'catalog'
+              ? this.standingOf(row).label
+              : column.get(row.draft),
         ),
       );
     }
@@ -712,6 +787,7 @@ export class GridState {
     const all = this.library.findings.get(row.id);
     if (!all || all.length === 0) return [];
     if (column.id === 'status') return all;
+    if (column.id === 'catalog') return [];
     return all.filter((f) => f.field !== undefined && column.fields.includes(f.field));
   }
 }

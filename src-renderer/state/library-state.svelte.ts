@@ -6,7 +6,12 @@ import { assignOuterIds } from '../../src-main/core/model/outer-id.js';
 import type { FileReadResult } from '../../src-main/core/model/read-result.js';
 import type { DraftTrack, Finding, ValueSource } from '../../src-main/core/model/track.js';
 import { validateDelivery } from '../../src-main/core/model/validate.js';
-import type { CourierApi, EventPayloads, PickedFile } from '../../src-main/ipc/contract.js';
+import type {
+  CourierApi,
+  EventPayloads,
+  PickedFile,
+  TrackStandingView,
+} from '../../src-main/ipc/contract.js';
 import type { TagReader } from '../lib/tags/tag-reader.js';
 import type { Column } from './columns.js';
 import { type DraftChange, UndoStack } from './undo-stack.js';
@@ -27,6 +32,8 @@ export interface LibraryRow {
   readFindings: Finding[];
   /** Restored from a saved session but the file is gone or changed: main can't read it. */
   missing?: boolean;
+  /** Left out of deliveries until included again (kept in the session). */
+  excluded?: boolean;
 }
 
 /** An edit of one track: its new draft. */
@@ -63,6 +70,7 @@ export class LibraryState {
 
   set rows(rows: LibraryRow[]) {
     this.#rows = rows;
+    this.standing = null;
     this.#scheduleValidation();
   }
 
@@ -401,6 +409,28 @@ export class LibraryState {
     this.#scheduleSave();
   }
 
+  /**
+   * Where each row stood against a catalog at the last pre-flight (by row id), for the grid's
+   * Catalog column and filter; dropped when the rows change, as it no longer holds then.
+   */
+  standing = $state.raw<{ catalog: string; byId: Map<string, TrackStandingView> } | null>(null);
+
+  /** Leaves rows out of deliveries, or takes them back in; kept in the session. */
+  setExcluded(ids: readonly string[], excluded: boolean): number {
+    const wanted = new Set(ids);
+    let n = 0;
+    this.rows = this.rows.map((row) => {
+      if (!wanted.has(row.id) || !!row.excluded === excluded) return row;
+      n++;
+      const next = { ...row };
+      if (excluded) next.excluded = true;
+      else delete next.excluded;
+      return next;
+    });
+    if (n > 0) this.#scheduleSave();
+    return n;
+  }
+
   /** Empties the library (and the saved session). */
   clear(): void {
     this.rows = [];
@@ -424,6 +454,7 @@ export class LibraryState {
         draft: row.draft,
         original: row.original,
         readFindings: row.readFindings,
+        ...(row.excluded ? { excluded: true } : {}),
       })),
       ignored: this.ignored,
     };

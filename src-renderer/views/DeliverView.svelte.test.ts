@@ -12,6 +12,9 @@ import { libraryWith } from '../state/fake-library.js';
 import DeliverView from './DeliverView.svelte';
 
 const plan: DeliveryPlanView = {
+  profile: { name: 'Label Production', environment: 'production' },
+  catalog: { id: 'main', name: 'Main Catalog' },
+  mode: 'json',
   folder: '20261121-masters',
   files: 3,
   tracks: 3,

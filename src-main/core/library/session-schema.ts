@@ -74,6 +74,8 @@ export const SessionRowSchema = v.strictObject({
   /** The draft as the tags gave it, before any edit (null when unreadable). */
   original: v.nullable(DraftTrackSchema),
   readFindings: v.pipe(v.array(FindingSchema), v.maxLength(50)),
+  /** Left out of deliveries by the user until included again. */
+  excluded: v.optional(v.boolean()),
 });
 
 /** The whole session. */

@@ -7,19 +7,18 @@ import { join } from 'node:path';
 
 import { deliveryModes } from '../delivery/delivery-summary.js';
 import { readJsonIfExists, writeJsonAtomic } from '../files/atomic-file.js';
-import type { Settings } from './settings.js';
+import type { DeliveryDefaults, Settings } from './settings.js';
 
 export type { Settings } from './settings.js';
 import { DEFAULT_CONCURRENCY } from '../storage/upload-queue.js';
-
 
 export const defaultSettings: Settings = {
   concurrency: DEFAULT_CONCURRENCY,
   bandwidthLimitKiB: 0,
   defaults: { mode: 'json', overwrite_audio_file: true, delete_delivered_file: true },
+  profileDefaults: {},
   announceAbove: { tracks: 1_000, gib: 20 },
 };
-
 
 const inRange = (value: unknown, min: number, max: number, fallback: number) =>
   typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max
@@ -28,20 +27,37 @@ const inRange = (value: unknown, min: number, max: number, fallback: number) =>
 
 const bool = (value: unknown, fallback: boolean) => (typeof value === 'boolean' ? value : fallback);
 
+/** Delivery defaults with every field present, `fallback`'s where missing or wrong. */
+function normalizeDefaults(raw: unknown, fallback: DeliveryDefaults): DeliveryDefaults {
+  const d = (raw && typeof raw === 'object' ? raw : {}) as Partial<
+    Record<keyof DeliveryDefaults, unknown>
+  >;
+  return {
+    mode: deliveryModes.includes(d.mode as DeliveryDefaults['mode'])
+      ? (d.mode as DeliveryDefaults['mode'])
+      : fallback.mode,
+    overwrite_audio_file: bool(d.overwrite_audio_file, fallback.overwrite_audio_file),
+    delete_delivered_file: bool(d.delete_delivered_file, fallback.delete_delivered_file),
+  };
+}
+
 /** Settings with every field present and in range. */
 export function normalizeSettings(raw: unknown): Settings {
-  const given = (raw ?? {}) as Partial<Settings> & { defaults?: Partial<Settings['defaults']> };
-  const d: Partial<Settings['defaults']> = given.defaults ?? {};
+  const given = (raw ?? {}) as Partial<Record<keyof Settings, unknown>> & {
+    announceAbove?: Partial<Settings['announceAbove']>;
+  };
+  const defaults = normalizeDefaults(given.defaults, defaultSettings.defaults);
+  const saved =
+    given.profileDefaults && typeof given.profileDefaults === 'object'
+      ? Object.entries(given.profileDefaults as Record<string, unknown>).slice(0, 500)
+      : [];
   return {
     concurrency: inRange(given.concurrency, 1, 64, defaultSettings.concurrency),
     bandwidthLimitKiB: inRange(given.bandwidthLimitKiB, 0, 10_000_000, 0),
-    defaults: {
-      mode: deliveryModes.includes(d.mode as Settings['defaults']['mode'])
-        ? (d.mode as Settings['defaults']['mode'])
-        : defaultSettings.defaults.mode,
-      overwrite_audio_file: bool(d.overwrite_audio_file, true),
-      delete_delivered_file: bool(d.delete_delivered_file, true),
-    },
+    defaults,
+    profileDefaults: Object.fromEntries(
+      saved.map(([name, value]) => [name, normalizeDefaults(value, defaults)]),
+    ),
     announceAbove: {
       tracks: inRange(given.announceAbove?.tracks, 1, 100_000_000, 1_000),
       gib: inRange(given.announceAbove?.gib, 1, 1_000_000, 20),
@@ -64,15 +80,24 @@ export class SettingsStore {
 
   /** Merges a change into the settings, writes them atomically and returns the result. */
   async set(
-    change: Partial<Omit<Settings, 'defaults'>> & {
+    change: Partial<Omit<Settings, 'defaults' | 'profileDefaults'>> & {
       defaults?: Partial<Settings['defaults']>;
+      /** Saves (or, with null, forgets) one profile's delivery defaults. */
+      profileDefaults?: { profile: string; defaults: DeliveryDefaults | null };
     },
   ): Promise<Settings> {
     const current = await this.get();
+    const profileDefaults = { ...current.profileDefaults };
+    if (change.profileDefaults) {
+      const { profile, defaults } = change.profileDefaults;
+      if (defaults) profileDefaults[profile] = defaults;
+      else delete profileDefaults[profile];
+    }
     const next = normalizeSettings({
       ...current,
       ...change,
       defaults: { ...current.defaults, ...change.defaults },
+      profileDefaults,
     });
     await writeJsonAtomic(this.file, next);
     return next;

@@ -4,6 +4,25 @@
  */
 import type { DeliveryMode } from '../delivery/delivery-summary.js';
 
+/** The options a new delivery starts from. */
+export interface DeliveryDefaults {
+  mode: DeliveryMode;
+  overwrite_audio_file: boolean;
+  delete_delivered_file: boolean;
+}
+
+/**
+ * What a new delivery on a profile starts from: the defaults the user saved for that profile,
+ * else the app's (the interface's unless changed in Settings). Every new delivery starts here,
+ * so one delivery's choices never carry over silently to the next.
+ */
+export function deliveryDefaults(
+  settings: Settings,
+  profile: string | undefined,
+): DeliveryDefaults {
+  return (profile !== undefined && settings.profileDefaults[profile]) || settings.defaults;
+}
+
 /** What the user can set in Settings. */
 export interface Settings {
   /** Transfers in flight at once (files and parts together). */
@@ -11,11 +30,9 @@ export interface Settings {
   /** Upload bandwidth limit in KiB/s; 0 means no limit. */
   bandwidthLimitKiB: number;
   /** Defaults of the Deliver view's options (the interface's defaults unless changed). */
-  defaults: {
-    mode: DeliveryMode;
-    overwrite_audio_file: boolean;
-    delete_delivered_file: boolean;
-  };
+  defaults: DeliveryDefaults;
+  /** Defaults a user saved for one profile (by name): they win over `defaults` there. */
+  profileDefaults: Record<string, DeliveryDefaults>;
   /**
    * The interface asks that large ingestions be announced to the provider beforehand: a
    * delivery of at least this many tracks, or this many GiB, gets a reminder with a summary.
