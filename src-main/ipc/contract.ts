@@ -384,8 +384,8 @@ export interface DeliveryPlanView {
   nothingChanged?: string;
 }
 
-export type { DeliveryMode } from '../core/delivery/delivery-summary.js';
 export type { TrackStanding } from '../core/delivery/catalog-changes.js';
+export type { DeliveryMode } from '../core/delivery/delivery-summary.js';
 import type { TrackStanding } from '../core/delivery/catalog-changes.js';
 import type { DeliveryMode } from '../core/delivery/delivery-summary.js';
 export type {

@@ -1,3 +1,5 @@
+/* eslint-disable svelte/prefer-svelte-reactivity -- the Set and Map here are local lookups,
+   replaced as whole values, never mutated in place. */
 import {
   builderColumns,
   type FileNameMapping,

@@ -229,7 +229,11 @@ export async function ingestJson(
     // (docs/sandbox.md), so a metadata-only re-delivery needs no upload.
     const keepsAudio =
       !overwriteAudio && ctx.entries.get(catalogId, entry.outerId)?.audio_key != null;
-    if (entry.source.kind === 'bucket' && !keepsAudio && !(await ctx.bucket.exists(entry.source.key)))
+    if (
+      entry.source.kind === 'bucket' &&
+      !keepsAudio &&
+      !(await ctx.bucket.exists(entry.source.key))
+    )
       missing.push(entry.source.key);
   }
   if (missing.length > 0) {
