@@ -180,10 +180,45 @@ export class DeliverState {
     };
   }
 
+  /** Everything a plan depends on, by value or (the library's rows) by reference. */
+  #signature(): unknown[] {
+    return [
+      this.catalogId,
+      this.mode,
+      this.folder,
+      this.ingestionId,
+      this.overwriteAudio,
+      this.deleteDelivered,
+      this.separator,
+      this.columns.join('\u0000'),
+      this.scope,
+      this.skipInvalid,
+      this.all,
+      this.library.rows,
+      this.scope === 'selection' ? this.selection().join('\u0000') : '',
+    ];
+  }
+
+  #checkedWith = $state.raw<unknown[] | null>(null);
+
+  /**
+   * The pre-flight no longer says what Deliver would send: an option, the scope or the library
+   * changed since it was checked. Deliver waits for a new Check.
+   */
+  get stale(): boolean {
+    const checked = this.#checkedWith;
+    if (!this.plan || !checked) return false;
+    const now = this.#signature();
+    return now.some((value, i) => value !== checked[i]);
+  }
+
   /** Runs the pre-flight: files, size, requests and blocking findings, nothing sent. */
   async check(profile: ProfileSummary): Promise<void> {
     this.busy = true;
+    this.plan = null;
+    const signature = this.#signature();
     const result = await this.api.planDelivery(this.#request(profile));
+    this.#checkedWith = signature;
     this.busy = false;
     if (result.ok) {
       this.plan = result.value;
@@ -234,7 +269,7 @@ export class DeliverState {
   /** Whether Deliver may be pressed: a checked plan that sends something, removals confirmed. */
   get ready(): boolean {
     const plan = this.plan;
-    if (!plan || plan.blocked || plan.nothingChanged) return false;
+    if (!plan || plan.blocked || plan.nothingChanged || this.stale) return false;
     return (plan.standing?.removals.length ?? 0) === 0 || this.confirmRemovals;
   }
 }
