@@ -54,7 +54,8 @@ export class HistorySearchState {
   async toggle(id: string, outerId: string): Promise<void> {
     const key = bodyKey(id, outerId);
     if (this.bodies[key]) {
-      const { [key]: _hidden, ...rest } = this.bodies;
+      const rest = { ...this.bodies };
+      delete rest[key];
       this.bodies = rest;
       return;
     }
