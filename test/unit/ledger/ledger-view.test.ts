@@ -173,4 +173,20 @@ describe('the ledger view of a catalog', () => {
     const view = await catalogLedgerView(services, 'Label', 'Odd Id');
     expect(view.entries.map((e) => e.outer_id)).toEqual(['OURS']);
   });
+
+  it('keeps the ledger of names too long for a file name, each apart', async () => {
+    const profile = '東京レコード'.repeat(10); // 60 letters, 540 characters encoded
+    const [one, two] = ['カタログ'.repeat(30), `${'カタログ'.repeat(30)}2`];
+    await (await CatalogLedger.open(home, profile, one)).record([jsonEntry('A', 'One')]);
+    await (await CatalogLedger.open(home, profile, two)).record([jsonEntry('B', 'Two')]);
+    expect((await CatalogLedger.open(home, profile, one)).entries().map((e) => e.outer_id)).toEqual(
+      ['A'],
+    );
+    expect((await CatalogLedger.open(home, profile, two)).entries().map((e) => e.outer_id)).toEqual(
+      ['B'],
+    );
+    for (const name of await readdir(join(home, 'ledger'))) {
+      expect(Buffer.byteLength(name)).toBeLessThanOrEqual(255);
+    }
+  });
 });
