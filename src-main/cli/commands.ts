@@ -1,6 +1,7 @@
 import type { Command } from './command.js';
 import { deliverCommand } from './deliver-command.js';
 import { historyCommand } from './history-command.js';
+import { ledgerCommand } from './ledger-command.js';
 import { profileCommand } from './profile-command.js';
 import { sandboxCommand } from './sandbox-command.js';
 import { scanCommand } from './scan-command.js';
@@ -15,5 +16,6 @@ export const commands: Command[] = [
   uploadCommand,
   deliverCommand,
   historyCommand,
+  ledgerCommand,
   sandboxCommand,
 ];

@@ -56,6 +56,15 @@ export type FileRef = v.InferOutput<typeof FileRefSchema>;
 
 const profileName = v.pipe(text(64), v.minLength(1));
 
+/**
+ * A catalog ledger, by profile and catalog (id, or name). Main looks both up among the saved
+ * profiles before it opens a file, and the file's name encodes them: no name becomes a path.
+ */
+const LedgerRequestSchema = v.strictObject({
+  profile: profileName,
+  catalogId: v.pipe(text(128), v.minLength(1)),
+});
+
 /** A profile as the renderer edits it; core checks its meaning (https, bucket name…). */
 const ProfileInputSchema = v.strictObject({
   name: profileName,
@@ -241,6 +250,20 @@ export const operations = {
     channel: 'library:save',
     request: v.strictObject({ session: LibrarySessionSchema }),
   },
+  /** History's search: the deliveries holding a track with this ISRC, outer_id or title words. */
+  searchDeliveries: {
+    channel: 'deliveries:search',
+    request: v.strictObject({ query: v.pipe(text(256), v.minLength(1)) }),
+  },
+  /** One track of a recorded delivery, with its body as sent. */
+  deliveredTrack: {
+    channel: 'deliveries:track',
+    request: v.strictObject({ id: deliveryId, outer_id: v.pipe(text(1024), v.minLength(1)) }),
+  },
+  /** What a profile's catalog holds from this workstation (the catalog ledger). */
+  catalogLedger: { channel: 'ledger:view', request: LedgerRequestSchema },
+  /** The same, every row, as CSV for the renderer to download. */
+  exportLedgerCsv: { channel: 'ledger:exportCsv', request: LedgerRequestSchema },
 } as const;
 
 export type OperationName = keyof typeof operations;
@@ -428,6 +451,18 @@ export interface OpenedFile extends GrantedFile {
 /** The app's settings (`<dataDir>/settings.json`). */
 export type SettingsView = Settings;
 
+export type { DeliveredTrack } from '../core/delivery/delivered-tracks.js';
+export type {
+  DeliveryMatch,
+  HistorySearchResult,
+  SearchReading,
+  TrackMatch,
+} from '../core/delivery/history-search.js';
+export type { CatalogLedgerView, LedgerRow } from '../core/ledger/ledger-view.js';
+import type { DeliveredTrack } from '../core/delivery/delivered-tracks.js';
+import type { HistorySearchResult } from '../core/delivery/history-search.js';
+import type { CatalogLedgerView } from '../core/ledger/ledger-view.js';
+
 interface Results {
   appInfo: AppInfo;
   openLogs: FolderOpened;
@@ -461,6 +496,10 @@ interface Results {
   deleteBucketObject: { deleted: true };
   getSettings: SettingsView;
   setSettings: SettingsView;
+  searchDeliveries: HistorySearchResult;
+  deliveredTrack: { id: string; track: DeliveredTrack };
+  catalogLedger: CatalogLedgerView;
+  exportLedgerCsv: { fileName: string; csv: string; rows: number };
 }
 
 export type ResultOf<N extends OperationName> = Results[N];

@@ -30,9 +30,14 @@ type Names =
   | 'activeDeliveries'
   | 'unfinishedDeliveries'
   | 'exportDeliveriesCsv'
-  | 'pickupDelivery';
+  | 'pickupDelivery'
+  | 'searchDeliveries'
+  | 'deliveredTrack';
 type Handlers = { [N in Names]: (request: RequestOf<N>) => Promise<ResultOf<N>> };
 type Emit = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
+
+/** The most tracks one search shows in History (a narrower query finds the rest). */
+const SEARCH_LIMIT = 200;
 
 /** What the shell (Electron) does with running deliveries: OS progress, keep-awake, quit. */
 export interface TransferHooks {
@@ -107,6 +112,13 @@ export function deliveryHandlers(
     },
     async pickupDelivery({ id }) {
       return { id, ...(await deliveries.pickup(id)) };
+    },
+    async searchDeliveries({ query }) {
+      // Bodies come one at a time (deliveredTrack), as the user opens a track.
+      return deliveries.search(query, { limit: SEARCH_LIMIT, bodies: false });
+    },
+    async deliveredTrack({ id, outer_id }) {
+      return { id, track: await deliveries.deliveredTrack(id, outer_id) };
     },
   };
 }

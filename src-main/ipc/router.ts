@@ -23,6 +23,7 @@ import {
   type ResultOf,
 } from './contract.js';
 import { deliveryHandlers, type TransferHooks } from './delivery-handlers.js';
+import { ledgerHandlers } from './ledger-handlers.js';
 import { profileHandlers } from './profile-handlers.js';
 
 /** What differs between the doors: who they are and how they find a dropped file on disk. */
@@ -92,6 +93,7 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
     ...deliveryHandlers(services, emitToAll, host.transfers),
     ...appHandlers(services, host),
     ...bucket.handlers,
+    ...ledgerHandlers(services),
     async loadLibrary() {
       return loadLibrarySession(services.dataDir, services.grants);
     },

@@ -1,14 +1,23 @@
 import type { CourierApi, DeliveryHistoryItem } from '../../src-main/ipc/contract.js';
 import { downloadText } from '../lib/download.js';
+import { CatalogLedgerState } from './catalog-ledger.svelte.js';
+import { HistorySearchState } from './history-search.svelte.js';
 
-/** Every delivery with its requests and the service's answers. */
+/** Every delivery with its requests and the service's answers; the search; the catalog ledger. */
 export class HistoryState {
+  tab = $state<'deliveries' | 'catalog'>('deliveries');
   deliveries = $state.raw<DeliveryHistoryItem[]>([]);
   expanded = $state<string | null>(null);
   pickup = $state.raw<Record<string, string>>({});
   error = $state('');
 
-  constructor(private readonly api: CourierApi) {}
+  readonly search: HistorySearchState;
+  readonly catalog: CatalogLedgerState;
+
+  constructor(private readonly api: CourierApi) {
+    this.search = new HistorySearchState(api);
+    this.catalog = new CatalogLedgerState(api);
+  }
 
   async load(): Promise<void> {
     const result = await this.api.listDeliveries({});

@@ -247,15 +247,34 @@ export class DeliveryStore {
 
   /** Every record, oldest first. */
   async list(): Promise<DeliveryRecord[]> {
-    const names = await readdir(this.dir).catch(() => [] as string[]);
     const records: DeliveryRecord[] = [];
-    for (const name of names.sort()) {
-      if (!name.endsWith('.json') || /\.parts(-\d+)?\.json$/.test(name) || name.startsWith('.'))
-        continue;
-      const record = await this.load(name.slice(0, -'.json'.length)).catch(() => undefined);
-      if (record) records.push(record);
-    }
+    for await (const record of this.records()) records.push(record);
     return records;
+  }
+
+  /** The id of every record, oldest first (ids sort by time). */
+  async ids(): Promise<string[]> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    return names
+      .filter(
+        (name) =>
+          name.endsWith('.json') && !/\.parts(-\d+)?\.json$/.test(name) && !name.startsWith('.'),
+      )
+      .map((name) => name.slice(0, -'.json'.length))
+      .sort();
+  }
+
+  /**
+   * Every record, one at a time (oldest first, or newest first): a search over a long history
+   * holds one record's tracks in memory, not every record's. An unreadable record is skipped.
+   */
+  async *records(options: { newestFirst?: boolean } = {}): AsyncGenerator<DeliveryRecord> {
+    const ids = await this.ids();
+    if (options.newestFirst) ids.reverse();
+    for (const id of ids) {
+      const record = await this.load(id).catch(() => undefined);
+      if (record) yield record;
+    }
   }
 
   /** The newest unfinished record of this identity, to resume instead of starting over. */

@@ -31,6 +31,7 @@ import {
   catalogSummary,
   type LeftOutTrack,
 } from './catalog-changes.js';
+import { type DeliveredTrack, deliveredTrack } from './delivered-tracks.js';
 import {
   deliveryIdentity,
   type DeliveryMode,
@@ -40,6 +41,7 @@ import {
   retryableKeys,
 } from './delivery-record.js';
 import { historyCsv, pickupCheck } from './history.js';
+import { type HistorySearchResult, searchHistory, type SearchOptions } from './history-search.js';
 import { libraryInput } from './library-input.js';
 import { PauseGate } from './pause-gate.js';
 import {
@@ -473,6 +475,24 @@ export class DeliveryService {
     } finally {
       s3.destroy();
     }
+  }
+
+  /** The deliveries holding a track that matches `query` (ISRC, outer_id or title), newest first. */
+  async search(
+    query: string,
+    options: Omit<SearchOptions, 'catalogName'> = {},
+  ): Promise<HistorySearchResult> {
+    return searchHistory(this.store.records({ newestFirst: true }), query, {
+      ...options,
+      catalogName: await this.#catalogNames(),
+    });
+  }
+
+  /** One delivery's track, with its body as sent; `not_found` for an unknown delivery or track. */
+  async deliveredTrack(id: string, outerId: string): Promise<DeliveredTrack> {
+    const record = await this.store.load(id);
+    if (!record) throw new CourierError('not_found', `No delivery ${id} in the history.`);
+    return deliveredTrack(record, outerId);
   }
 
   /**

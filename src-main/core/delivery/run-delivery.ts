@@ -23,11 +23,11 @@ import {
 import { ApiError } from '../api/api-error.js';
 import type { IngestionResponse, ServiceClient } from '../api/service-client.js';
 import type { CatalogLedger, LedgerEntry } from '../ledger/catalog-ledger.js';
-import { applyFileNameMapping, parseMappingYaml } from '../model/filename-mapping.js';
 import { AUDIO_ROOT } from '../storage/object-key.js';
 import { createS3Client, type S3Target } from '../storage/s3-client.js';
 import type { UploadEvent, UploadOptions } from '../storage/upload-context.js';
 import { UploadQueue } from '../storage/upload-queue.js';
+import { recordNamer } from './delivered-tracks.js';
 import {
   type DeliveryBatch,
   type DeliveryRecord,
@@ -324,12 +324,10 @@ export function ledgerEntries(record: DeliveryRecord, batch: DeliveryBatch): Led
       at,
     }));
   }
-  const mapping = record.mapping ? parseMappingYaml(record.mapping.yaml) : undefined;
+  const nameOf = recordNamer(record);
   return batch.keys.map((key) => {
-    const name = key.slice(key.lastIndexOf('/') + 1);
-    const mapped = mapping ? applyFileNameMapping(name, mapping) : undefined;
     return {
-      outer_id: mapped?.ok ? (mapped.values.outer_id ?? name) : name,
+      outer_id: nameOf(key).outer_id,
       mode: record.mode,
       ...audio(key),
       primary_media: key.slice(AUDIO_ROOT.length),

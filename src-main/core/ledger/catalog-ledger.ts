@@ -12,6 +12,7 @@
  * OS-released lock on the log, so the app and the CLI share it safely. See docs/ledger.md for
  * why not SQLite.
  */
+import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -44,13 +45,21 @@ export interface LedgerEntry {
 /** Rewrite the log once it holds this many more lines than live entries (and twice as many). */
 const COMPACT_SLACK = 1_000;
 
-/** The file of one catalog's ledger. */
+/** The longest ledger file name kept as is (file systems cap a name at 255 bytes). */
+const MAX_NAME = 200;
+
+/**
+ * The file of one catalog's ledger. Both names are URI-encoded (`/`, `\` and `%` escaped), so
+ * none can name a path outside `ledger/`. A name too long for a file system (a profile named in
+ * CJK encodes to 9 characters a letter) keeps its start and is told apart by its hash.
+ */
 export function ledgerFile(dataDir: string, profile: string, catalogId: string): string {
-  return join(
-    dataDir,
-    'ledger',
-    `${encodeURIComponent(profile)}~${encodeURIComponent(catalogId)}.jsonl`,
-  );
+  const name = `${encodeURIComponent(profile)}~${encodeURIComponent(catalogId)}`;
+  const short =
+    name.length <= MAX_NAME
+      ? name
+      : `${name.slice(0, 150)}~${createHash('sha256').update(name).digest('hex').slice(0, 32)}`;
+  return join(dataDir, 'ledger', `${short}.jsonl`);
 }
 
 /** One catalog's ledger, read into memory. */
