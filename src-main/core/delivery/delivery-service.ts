@@ -114,12 +114,18 @@ export class NothingChangedError extends CourierError {
     readonly latest: { delivery: string; at: string } | undefined,
     readonly catalog?: CatalogSummary,
   ) {
+    const gone = catalog?.gone ?? [];
     super(
       'nothing_changed',
-      `nothing changed since delivery ${latest?.delivery ?? '?'} (${latest?.at.slice(0, 10) ?? '?'}): its ${unchanged} track(s) are in the catalog as they are on disk; nothing was sent (--all delivers everything again)`,
+      `nothing changed since delivery ${latest?.delivery ?? '?'} (${latest?.at.slice(0, 10) ?? '?'}): its ${unchanged} track(s) are in the catalog as they are on disk; nothing was sent (--all delivers everything again)${gone.length > 0 ? `. ${goneText(gone)}` : ''}`,
     );
     this.name = 'NothingChangedError';
   }
+}
+
+/** The line about tracks delivered from a folder and no longer in it (never deleted). */
+function goneText(gone: CatalogSummary['gone']): string {
+  return `${gone.length} track(s) delivered to this catalog from this folder are no longer in it (first: ${gone[0]!.path ?? gone[0]!.outer_id}); the interface has no delete, so they stay in the catalog`;
 }
 
 /** A re-delivery would remove fields delivered before: it is sent only once confirmed. */
@@ -880,7 +886,7 @@ function changesOnly(
     ? [
         {
           level: 'warning',
-          message: `${catalog.gone.length} track(s) delivered to this catalog from this folder are no longer in it (first: ${catalog.gone[0]!.path ?? catalog.gone[0]!.outer_id}); the interface has no delete, so they stay in the catalog`,
+          message: goneText(catalog.gone),
         },
       ]
     : [];

@@ -158,4 +158,38 @@ describe.skipIf(missing.length > 0)('courier deliver sends only what changed', (
     expect(run.stderr).toMatch(/\(tracks: 1 with new audio\)/);
     expect((await ingestions()).map((r) => r.outer_ids)).toEqual([[isrcOf(1)]]);
   });
+
+  it('--skip-invalid leaves the track with errors out, listed; a file gone from the folder is listed', async () => {
+    const dir = join(cli.home, 'skip');
+    const paths = await makeTaggedTracks(dir, 3, (i) => `skip-${i}.mp3`);
+    await writeTags([
+      { path: paths[1]!, family: 'id3v2.4', tags: { title: 'Two', isrc: 'BADISRC' } },
+    ]);
+    const blocked = await cli.deliver(dir, 'json');
+    expect(blocked.code).toBe(3);
+    expect(await ingestions()).toEqual([]);
+
+    // Other tests delivered these ISRCs: --all sends them again whatever the catalog holds.
+    const dry = await cli.deliver(dir, 'json', '--skip-invalid', '--all', '--dry-run');
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/against the catalog: .*1 skipped \(errors\)\n/);
+    expect(dry.stdout).toMatch(
+      /warning: 1 track\(s\) with errors skipped, not delivered \(first: skip-2\.mp3: /,
+    );
+    const skipped = await cli.deliver(dir, 'json', '--skip-invalid', '--all');
+    expect(skipped.code).toBe(0);
+    expect((await ingestions()).map((r) => r.outer_ids?.sort())).toEqual([
+      [isrcOf(1), isrcOf(3)].sort(),
+    ]);
+
+    // The third master leaves the folder: the next run says so, and sends nothing for it.
+    await rm(paths[2]!);
+    const gone = await cli.deliver(dir, 'json', '--skip-invalid', '--dry-run');
+    expect(gone.code).toBe(0);
+    expect(gone.stdout).toMatch(
+      /1 track\(s\) delivered to this catalog from this folder are no longer in it \(first: skip-3\.mp3\); the interface has no delete/,
+    );
+    // The user's files are untouched.
+    await expect(stat(paths[1]!)).resolves.toBeTruthy();
+  });
 });
