@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-import type { LoggedRequest, SandboxInfo } from '../../src-main/core/sandbox/index.js';
+import type { Entry, LoggedRequest, SandboxInfo } from '../../src-main/core/sandbox/index.js';
 import { MemorySecretStore } from '../../src-main/core/secrets/secret-store.js';
 import { type CoreServices, createServices } from '../../src-main/core/services.js';
 import {
@@ -109,18 +109,19 @@ export async function runChild<T>(script: string, args: string[], info: SandboxI
   return JSON.parse(out.trim().split('\n').pop()!) as T;
 }
 
-async function sandboxApi(info: SandboxInfo, method: 'GET' | 'DELETE'): Promise<LoggedRequest[]> {
+/** Asks the sandbox's API for `path` with a fresh token (the token request is logged). */
+async function sandboxApi<T>(info: SandboxInfo, path: string, method = 'GET'): Promise<T> {
   const tokenRes = await fetch(`${info.base_url}/oauth/access_tokens/client`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ client_id: info.client_id, client_secret: info.client_secret }),
   });
   const token = ((await tokenRes.json()) as { data: { token: string } }).data.token;
-  const res = await fetch(`${info.base_url}/sandbox/requests`, {
+  const res = await fetch(`${info.base_url}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}` },
   });
-  return ((await res.json()) as { data: LoggedRequest[] }).data;
+  return ((await res.json()) as { data: T }).data;
 }
 
 /**
@@ -128,10 +129,15 @@ async function sandboxApi(info: SandboxInfo, method: 'GET' | 'DELETE'): Promise<
  * call makes to read them is the last one.
  */
 export function sandboxRequests(info: SandboxInfo): Promise<LoggedRequest[]> {
-  return sandboxApi(info, 'GET');
+  return sandboxApi(info, '/sandbox/requests');
 }
 
 /** Empties the sandbox's request log (the token request this call makes included). */
 export async function clearSandboxRequests(info: SandboxInfo): Promise<void> {
-  await sandboxApi(info, 'DELETE');
+  await sandboxApi(info, '/sandbox/requests', 'DELETE');
+}
+
+/** The entries the sandbox holds in `catalogId` (its token request is logged). */
+export function sandboxEntries(info: SandboxInfo, catalogId: string): Promise<Entry[]> {
+  return sandboxApi(info, `/sandbox/catalogs/${encodeURIComponent(catalogId)}/entries`);
 }
