@@ -69,15 +69,18 @@ interface RunReport {
   error?: string;
   /** From `start` to the end of the run (or to `NothingChangedError`). */
   seconds: number;
-  /** From `start` until it returned (or threw). */
-  planSeconds: number;
+  /** CPU time of the whole child process (every thread), start-up included. */
+  cpuSeconds: number;
   hashed: number;
   unchanged?: number;
-  /** Files this run put in the bucket (confirmed there), and their bytes. */
+  /** Files this run put in the bucket (confirmed there). */
   uploaded?: number;
-  bytesSent?: number;
-  batches?: number;
   changes?: DeliveryRecord['changes'];
+}
+
+function cpuSeconds(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
 }
 
 /** The delivering side: `sync.ts --child DIR HOME CSV`, the sandbox info in COURIER_BENCH. */
@@ -103,26 +106,22 @@ async function child(): Promise<void> {
       },
       { resumeSameCommand: true },
     );
-    const planSeconds = since();
     const record = await run.done;
     report = {
       state: record.state,
       ...(record.error ? { error: record.error } : {}),
       seconds: since(),
-      planSeconds,
+      cpuSeconds: cpuSeconds(),
       hashed: hashedFileCount(),
       uploaded: record.files.filter((f) => f.state === 'confirmed').length,
-      bytesSent: record.bytes.sent,
-      batches: record.batches.length,
       ...(record.changes ? { changes: record.changes } : {}),
     };
   } catch (error) {
     if (!(error instanceof NothingChangedError)) throw error;
-    const seconds = since();
     report = {
       state: 'unchanged',
-      seconds,
-      planSeconds: seconds,
+      seconds: since(),
+      cpuSeconds: cpuSeconds(),
       hashed: hashedFileCount(),
       unchanged: error.unchanged,
     };
@@ -202,7 +201,7 @@ function syntheticEntry(i: number, delivery: string): LedgerEntry {
       title: `Track ${i}`,
       isrc: outerId,
       release_date: 20210514,
-      artists: [{ id: `Artist ${i % 97}`, name: `Artist ${i % 97}`, role: 'MainArtist' }],
+      artists: [{ id: `Artist ${i % 97}`, name: `Artist ${i % 97}`, role: 'Main' }],
       albums: [
         {
           title: `Album ${Math.floor(i / 12)}`,
@@ -229,12 +228,13 @@ interface LedgerFigures {
   openSeconds: number;
   batchMs: number;
   bytes: number;
+  compactSeconds: number;
 }
 
 /**
  * Ledgers of each size built in `work` (in appends of 5,000), then `LEDGER_ROUNDS` batches of
  * `LEDGER_BATCH` re-delivered tracks recorded into each, the sizes taking turns so that load
- * from other work falls on both alike.
+ * from other work falls on both alike; then each is compacted once (for information).
  */
 async function measureLedgers(work: string): Promise<LedgerFigures[]> {
   const ledgers: CatalogLedger[] = [];
@@ -263,14 +263,22 @@ async function measureLedgers(work: string): Promise<LedgerFigures[]> {
       times[s]!.push(performance.now() - started);
     }
   }
-  return Promise.all(
-    ledgers.map(async (ledger, s) => ({
+  const figures: LedgerFigures[] = [];
+  for (const [s, ledger] of ledgers.entries()) {
+    const bytes = (await stat(ledger.file)).size;
+    // The rewrite that an append past twice as many lines as entries sets off (amortised).
+    const started = performance.now();
+    await ledger.compact();
+    const compactSeconds = (performance.now() - started) / 1000;
+    figures.push({
       size: LEDGER_SIZES[s]!,
       openSeconds: openSeconds[s]!,
       batchMs: median(times[s]!),
-      bytes: (await stat(ledger.file)).size,
-    })),
-  );
+      bytes,
+      compactSeconds,
+    });
+  }
+  return figures;
 }
 
 async function main(): Promise<void> {
@@ -283,6 +291,10 @@ async function main(): Promise<void> {
     timings: { analysisMs: day, productIntervalMs: day },
   });
   const lines: string[] = [];
+  const row = (label: string, text: string) => lines.push(`${label.padEnd(26)}${text}`);
+  /** A run's time from `start`, with the CPU time of its process (every thread, start-up too). */
+  const secs = (run: RunReport) =>
+    `${run.seconds.toFixed(1).padStart(6)} s (CPU ${run.cpuSeconds.toFixed(1)} s)`;
   const failed: string[] = [];
   /** Records a target missed; a line of checks says PASS only when all of them are met. */
   const verdict = (checks: Array<[name: string, ok: boolean]>) => {
@@ -304,8 +316,9 @@ async function main(): Promise<void> {
 
     console.error('First delivery (set-up)…');
     const first = await deliverAgain(info, dir, home, csv);
-    lines.push(
-      `first delivery (set-up): ${first.run.seconds.toFixed(1)} s, ${first.run.state}${first.run.error ? ` (${first.run.error})` : ''}, ${first.ingestions.length} request(s), ${first.run.uploaded} file(s) uploaded`,
+    row(
+      'first delivery (set-up)',
+      `${secs(first.run)}  ${first.run.state}${first.run.error ? ` (${first.run.error})` : ''}, ${first.ingestions.length} requests, ${first.run.uploaded} files uploaded (no target)`,
     );
     if (first.run.state !== 'accepted') {
       failed.push('first delivery');
@@ -320,8 +333,9 @@ async function main(): Promise<void> {
       ['no-change re-run: no ingestion request', same.ingestions.length === 0],
       ['no-change re-run: no file hashed', same.run.hashed === 0],
     ]);
-    lines.push(
-      `no-change re-run: ${same.run.seconds.toFixed(1)} s (target < ${NO_CHANGE_TARGET_S} s; process with start-up ${same.wallSeconds.toFixed(1)} s), ${same.run.state}${same.run.unchanged !== undefined ? ` (${same.run.unchanged} unchanged)` : ''}, ${same.ingestions.length} ingestion request(s) (target 0; ${same.requests} API request(s) in all), ${same.run.hashed} file(s) hashed (target 0)  ${sameVerdict}`,
+    row(
+      'no-change re-run',
+      `${secs(same.run)}  target < ${NO_CHANGE_TARGET_S} s; ${same.run.state}${same.run.unchanged !== undefined ? ` (${same.run.unchanged} tracks)` : ''}, ${same.ingestions.length} ingestion requests (target 0; ${same.requests} API requests in all), ${same.run.hashed} files hashed (target 0); process with start-up ${same.wallSeconds.toFixed(1)} s  ${sameVerdict}`,
     );
 
     const entryOf = async (outerId: string) =>
@@ -353,8 +367,9 @@ async function main(): Promise<void> {
         [`${what}: the service's audio is the master`, audio === (await md5Of(paths[index]!))],
       ]);
       const changes = seen.run.changes;
-      lines.push(
-        `${what}: ${seen.run.seconds.toFixed(1)} s, ${seen.ingestions.length} request(s) [${seen.ingestions.map((r) => r.outer_ids.join(' ')).join('; ')}] (target: 1 with ${outerId}), overwrite_audio_file=${request?.overwrite_audio_file ?? '(default)'}, ${uploaded} file(s) uploaded (target ${metadataOnly ? 0 : 1}), ${seen.run.hashed} hashed${changes ? ` (plan: ${changes.new} new, ${changes.audio} new audio, ${changes.metadata} metadata only, ${changes.unchanged} unchanged)` : ''}  ${ok}`,
+      row(
+        what,
+        `${secs(seen.run)}  ${seen.ingestions.length} request [${seen.ingestions.map((r) => r.outer_ids.join(' ')).join('; ')}] (target: 1 with ${outerId}), overwrite_audio_file=${request?.overwrite_audio_file ?? '(default)'}, ${uploaded} uploaded (target ${metadataOnly ? 0 : 1}), ${seen.run.hashed} hashed${changes ? `; plan: ${changes.audio} new audio, ${changes.metadata} metadata only, ${changes.unchanged} unchanged` : ''}  ${ok}`,
       );
     };
 
@@ -383,14 +398,23 @@ async function main(): Promise<void> {
     console.error('Ledger batches at 10,000 and 100,000 entries…');
     const [small, large] = await measureLedgers(join(work, 'ledgers'));
     const ratio = large!.batchMs / small!.batchMs;
-    lines.push(
-      `ledger batch of ${LEDGER_BATCH} (append + fsync, median of ${LEDGER_ROUNDS}): ${small!.size} entries ${small!.batchMs.toFixed(2)} ms, ${large!.size} entries ${large!.batchMs.toFixed(2)} ms, ratio ${ratio.toFixed(2)} (target < ${LEDGER_RATIO_TARGET})  ${verdict([['ledger batch cost independent of size', ratio < LEDGER_RATIO_TARGET]])}`,
-      `ledger open (information): ${small!.size} entries ${small!.openSeconds.toFixed(2)} s (${(small!.bytes / 1024 ** 2).toFixed(1)} MiB), ${large!.size} entries ${large!.openSeconds.toFixed(2)} s (${(large!.bytes / 1024 ** 2).toFixed(1)} MiB)`,
+    const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+    row(
+      `ledger batch of ${LEDGER_BATCH}`,
+      `${small!.size} entries ${small!.batchMs.toFixed(2)} ms, ${large!.size} entries ${large!.batchMs.toFixed(2)} ms (append + fsync, median of ${LEDGER_ROUNDS}): ratio ${ratio.toFixed(2)}, target < ${LEDGER_RATIO_TARGET}  ${verdict([['ledger batch cost independent of size', ratio < LEDGER_RATIO_TARGET]])}`,
+    );
+    row(
+      'ledger open',
+      `${small!.size} entries ${small!.openSeconds.toFixed(2)} s (${mib(small!.bytes)}), ${large!.size} entries ${large!.openSeconds.toFixed(2)} s (${mib(large!.bytes)}) (no target)`,
+    );
+    row(
+      'ledger compaction',
+      `${small!.size} entries ${small!.compactSeconds.toFixed(2)} s, ${large!.size} entries ${large!.compactSeconds.toFixed(2)} s (once the log holds twice its entries + 1,000 lines; no target)`,
     );
   } finally {
     await sandbox.close();
     await rm(work, { recursive: true, force: true });
-    console.log([`tracks: ${tracks}`, ...lines].join('\n'));
+    console.log([`bench:sync: ${tracks} tracks, json mode, sandbox`, ...lines].join('\n'));
     console.log(
       failed.length === 0 ? 'bench:sync: PASS' : `bench:sync: FAIL (${failed.join('; ')})`,
     );
