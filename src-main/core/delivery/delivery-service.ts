@@ -245,7 +245,7 @@ export class DeliveryService {
    * profile alone tells (a catalog it does not name) as a blocking finding.
    */
   async plan(request: DeliveryRequest, signal?: AbortSignal): Promise<PlannedDelivery> {
-    const planned = await this.#plan(request, [], signal);
+    const planned = await this.#plan(request, [], signal, { keepReads: false });
     const unknown = catalogProblem(planned.profile, request.catalogId);
     if (unknown) {
       planned.plan.findings.unshift({ level: 'error', field: 'catalog_id', message: unknown });
@@ -514,7 +514,7 @@ export class DeliveryService {
     const changed = await changedFiles(record);
     if (changed.length === 0) return record;
     const own = { ...request, folder: record.folder };
-    const { plan } = await this.#plan(own, [], signal, record.folder);
+    const { plan } = await this.#plan(own, [], signal, { ownFolder: record.folder });
     if (!plan.blocked) await fingerprintPlan(plan, signal);
     if (plan.blocked) throw new BlockedError(plan);
     const replanned = replanRecord(
@@ -530,9 +530,14 @@ export class DeliveryService {
     request: DeliveryRequest,
     extraTaken: string[],
     signal?: AbortSignal,
-    /** The folder of the record being planned again: not taken by "another" delivery. */
-    ownFolder?: string,
+    options: {
+      /** The folder of the record being planned again: not taken by "another" delivery. */
+      ownFolder?: string;
+      /** Keep the tags read for the next plan (`read-cache.ts`); a dry run writes nothing. */
+      keepReads?: boolean;
+    } = {},
   ): Promise<PlannedDelivery> {
+    const { ownFolder, keepReads = true } = options;
     const profile = await this.services.profiles.get(request.profile);
     const source = request.source;
     let input: { dir: string; files: Parameters<typeof planDelivery>[0]['files'] };
@@ -548,6 +553,7 @@ export class DeliveryService {
         metadataCsv: source.metadataCsv,
         ...(source.metadataEncoding ? { metadataEncoding: source.metadataEncoding } : {}),
         download: source.download,
+        reads: { dataDir: this.services.dataDir, keep: keepReads },
         signal,
       });
       input = { dir: source.dir, files: prepared.files };

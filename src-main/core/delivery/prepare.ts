@@ -1,6 +1,7 @@
 /**
  * The local half of planning: lists the audio files of a folder, reads their tags (json mode)
- * and merges an optional metadata CSV. Reads the disk only; never writes, never connects.
+ * and merges an optional metadata CSV. Reads the disk (and may keep what it read in the data
+ * directory: `read-cache.ts`); never connects.
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -19,6 +20,7 @@ import {
 import { finishScanDrafts } from '../model/read-result.js';
 import type { DraftTrack } from '../model/track.js';
 import { validateDelivery } from '../model/validate.js';
+import { scanFolderKeepingReads } from '../tags/read-cache.js';
 import { scanFolder } from '../tags/scan-folder.js';
 import type { DeliveryMode } from './delivery-record.js';
 import { type LocalFile, type PlanFinding, type PlannedTrack, plannedTrack } from './plan.js';
@@ -76,6 +78,11 @@ export async function prepareDelivery(args: {
   /** The metadata CSV's encoding (`--metadata-encoding`); detected when absent or `auto`. */
   metadataEncoding?: CsvEncoding;
   download?: boolean;
+  /**
+   * Reads kept in this data directory spare reading unchanged files again (`read-cache.ts`);
+   * `keep` keeps this plan's reads (a dry run keeps nothing).
+   */
+  reads?: { dataDir: string; keep: boolean };
   signal?: AbortSignal;
 }): Promise<PreparedInput> {
   const listing = args.download ? { files: [], findings: [] } : await listAudioFiles(args.dir);
@@ -93,11 +100,11 @@ export async function prepareDelivery(args: {
     : undefined;
   let tracks: PlannedTrack[] = [];
   if (!args.download) {
-    const entries = finishScanDrafts(
-      await scanFolder(args.dir, { signal: args.signal }),
-      undefined,
-      mergeCsvInto,
-    );
+    const options = { signal: args.signal };
+    const read = args.reads
+      ? await scanFolderKeepingReads(args.dir, args.reads, options)
+      : await scanFolder(args.dir, options);
+    const entries = finishScanDrafts(read, undefined, mergeCsvInto);
     tracks = entries
       .filter((e) => e.track || e.findings.some((f) => f.level === 'error'))
       .map((e) =>

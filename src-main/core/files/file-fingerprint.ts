@@ -21,6 +21,16 @@ export interface FileFingerprint {
 /** Files are hashed this many at a time (one thread each). */
 const HASH_THREADS = 2;
 
+let filesHashed = 0;
+
+/**
+ * How many files `fingerprintFiles` has read and hashed in this process: lets a test or a
+ * benchmark (`bench:sync`) show that files whose size and mtime were known were not read again.
+ */
+export function hashedFileCount(): number {
+  return filesHashed;
+}
+
 /** Whether `now` (from a stat) is the file `planned` describes (size, mtime to the ms), unread. */
 export function sameStat(
   planned: { size: number; mtimeMs?: number },
@@ -69,6 +79,7 @@ export async function fingerprintFiles(
           continue;
         }
         pool ??= new HashPool(HASH_THREADS);
+        filesHashed++;
         const md5 = (await pool.fileMd5(path, 0, info.size)).toString('hex');
         const after = await stat(path);
         out[index] = sameStat(info, after)

@@ -92,7 +92,15 @@ export async function scanFolder(
   root: string,
   options: ScanOptions = {},
 ): Promise<FileReadResult[]> {
-  const paths = await listFiles(root);
+  return scanFiles(root, await listFiles(root), options);
+}
+
+/** Reads `paths`, files under `root` (results in the order of `paths`). */
+export async function scanFiles(
+  root: string,
+  paths: readonly string[],
+  options: ScanOptions = {},
+): Promise<FileReadResult[]> {
   const concurrency = Math.max(1, options.concurrency ?? 8);
   const chunkSize = Math.max(1, options.chunkSize ?? 48);
   const chunks: string[][] = [];
