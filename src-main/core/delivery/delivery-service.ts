@@ -897,10 +897,8 @@ function changesOnly(
       ]
     : [];
   plan.findings.push(...goneFinding);
-  if (ledger.size === 0) {
-    plan.record.changes = counts;
-    return plan;
-  }
+  // A first delivery to the catalog: every track is new, which the record need not repeat.
+  if (ledger.size === 0) return plan;
   const keptFindings: PlanFinding[] = changes.kept.map((k) => ({
     level: 'warning',
     ...(k.path ? { path: k.path } : {}),
