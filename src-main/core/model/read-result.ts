@@ -127,7 +127,8 @@ const damageWarnings = [/exceeding file length/i, /end-of-stream reached/i, /cor
 export function parsedResult(
   file: string,
   meta: IAudioMetadata,
-  draft: () => DraftTrack,
+  /** Builds the draft; what it finds worth saying about the tags goes into `notes`. */
+  draft: (notes: Finding[]) => DraftTrack,
 ): FileReadResult {
   const { format } = meta;
   if (!format.container || !format.codec || format.hasAudio === false) {
@@ -150,5 +151,5 @@ export function parsedResult(
       message: `the file seems truncated or damaged: ${damage.message}`,
     });
   }
-  return { file, draft: draft(), findings };
+  return { file, draft: draft(findings), findings };
 }

@@ -13,6 +13,7 @@ import type {
   DraftAlbum,
   DraftArtist,
   DraftTrack,
+  Finding,
   Reference,
   Sourced,
   ValueSource,
@@ -193,8 +194,15 @@ function sourced(hit: Hit | undefined, transform: (v: string) => string = (v) =>
   return value === '' ? undefined : { value, source: fromTag(hit) };
 }
 
+/** The position in "3/12"; a zero ("0", "00/12") means none was set, as taggers write it. */
 function numberPart(raw: string): string {
-  return (raw.split('/')[0] ?? '').trim();
+  const part = (raw.split('/')[0] ?? '').trim();
+  return /^0+$/.test(part) ? '' : part;
+}
+
+/** A date whose year is 0000 ("0000", "0000-00-00") means none was set, as taggers write it. */
+function zeroYear(value: string): boolean {
+  return /^0{4}(\D|0|$)/.test(value.trim());
 }
 
 function nonEmpty<T>(values: T[] | undefined): values is T[] {
@@ -202,7 +210,12 @@ function nonEmpty<T>(values: T[] | undefined): values is T[] {
 }
 
 /** Builds the draft for one file from its parsed tags; `file` is its delivery-relative path. */
-export function draftFromMetadata(meta: IAudioMetadata, file: string): DraftTrack {
+export function draftFromMetadata(
+  meta: IAudioMetadata,
+  file: string,
+  /** What reading found worth saying (a second ISRC…), as warnings of the file. */
+  notes: Finding[] = [],
+): DraftTrack {
   const tags = new NativeTags(meta);
   const c = meta.common;
   const draft: DraftTrack = {
@@ -214,7 +227,8 @@ export function draftFromMetadata(meta: IAudioMetadata, file: string): DraftTrac
     sourced(tags.first(keys.title)) ??
     (c.title ? { value: c.title.trim(), source: common(meta, 'title') } : undefined);
 
-  draft.isrc = isrcFrom(tags, meta);
+  const isrcs = isrcsFrom(tags, meta);
+  draft.isrc = isrcs.isrc;
   draft.releaseDate = dateFrom(tags, meta);
 
   const lyrics = tags.first(keys.lyrics);
@@ -233,6 +247,16 @@ export function draftFromMetadata(meta: IAudioMetadata, file: string): DraftTrac
     trackRefs.push({ id: c.musicbrainz_recordingid, source: 'musicbrainz' });
     draft.references = { value: trackRefs, source: common(meta, 'musicbrainz_recordingid') };
   }
+  if (isrcs.others.length > 0 && draft.isrc) {
+    // A second ISRC (a re-release, a radio edit) is the track's too: kept as a reference.
+    trackRefs.push(...isrcs.others.map((id) => ({ id, source: 'isrc' })));
+    draft.references = { value: trackRefs, source: draft.isrc.source };
+    notes.push({
+      level: 'warning',
+      field: 'isrc',
+      message: `the tags give ${isrcs.others.length + 1} ISRCs: ${draft.isrc.value} is the track's, ${isrcs.others.join(', ')} kept as reference(s)`,
+    });
+  }
 
   const album = albumFrom(tags, meta, draft.releaseDate);
   if (Object.keys(album).length > 0) draft.album = album;
@@ -243,21 +267,62 @@ export function draftFromMetadata(meta: IAudioMetadata, file: string): DraftTrac
   return draft;
 }
 
-function isrcFrom(tags: NativeTags, meta: IAudioMetadata): Sourced<string> | undefined {
+/** ISRCs written together in one value: "GBAYE2100101/USRC17607839", "a; b", NUL-separated. */
+// eslint-disable-next-line no-control-regex -- ID3v2.4 separates values with NUL
+const ISRC_SEPARATORS = /[\s/;,|\u0000]+/;
+
+/**
+ * The track's ISRC: the first valid one the tags give (several values, or several ISRCs in one
+ * value, each counted), else the first given as it is, for validation to report; `others`: the
+ * other valid ones, in order.
+ */
+function isrcsFrom(
+  tags: NativeTags,
+  meta: IAudioMetadata,
+): { isrc?: Sourced<string>; others: string[] } {
+  const given: Array<{ value: string; source: ValueSource }> = [];
   for (const hit of tags.all(keys.isrc)) {
     // RIFF INFO "ISRC" officially means "source"; trust it only when it holds an ISRC.
     if (hit.tagType === 'exif' && !isValidIsrc(normalizeIsrc(hit.value))) continue;
-    return { value: hit.value.trim(), source: fromTag(hit) };
+    given.push({ value: hit.value, source: fromTag(hit) });
   }
   // BWF: by convention (EBU R 68 usage) an ISRC may sit in the bext description.
   const bext = tags.first(['BEXT.DESCRIPTION']);
   const inBext = bext && /ISRC[:=\s]*([A-Z]{2}-?[A-Z0-9]{3}-?\d{2}-?\d{5})/i.exec(bext.value);
-  if (bext && inBext?.[1]) return { value: inBext[1], source: fromTag(bext) };
-  const isrc = meta.common.isrc?.[0];
-  return isrc ? { value: isrc.trim(), source: common(meta, 'isrc') } : undefined;
+  if (given.length === 0 && bext && inBext?.[1]) {
+    given.push({ value: inBext[1], source: fromTag(bext) });
+  }
+  if (given.length === 0) {
+    for (const isrc of meta.common.isrc ?? [])
+      given.push({ value: isrc, source: common(meta, 'isrc') });
+  }
+  const valid: Array<{ value: string; source: ValueSource }> = [];
+  for (const { value, source } of given) {
+    const whole = value.trim();
+    // One value that is one ISRC (hyphens and all) stays as written.
+    const parts = isValidIsrc(normalizeIsrc(whole)) ? [whole] : whole.split(ISRC_SEPARATORS);
+    for (const part of parts)
+      if (isValidIsrc(normalizeIsrc(part))) valid.push({ value: part, source });
+  }
+  if (valid.length === 0) {
+    const first = given.find((g) => g.value.trim() !== '');
+    return {
+      ...(first ? { isrc: { value: first.value.trim(), source: first.source } } : {}),
+      others: [],
+    };
+  }
+  const seen = new Set<string>();
+  const unique = valid.filter((v) => {
+    const key = normalizeIsrc(v.value);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const [first, ...others] = unique;
+  return { isrc: first, others: others.map((o) => normalizeIsrc(o.value)) };
 }
 
-function dateFrom(tags: NativeTags, meta: IAudioMetadata): Sourced<string> | undefined {
+function anyDateFrom(tags: NativeTags, meta: IAudioMetadata): Sourced<string> | undefined {
   const full = tags.first(keys.date);
   if (full) return { value: full.value.trim(), source: fromTag(full) };
   const year = tags.first(keys.year);
@@ -273,6 +338,11 @@ function dateFrom(tags: NativeTags, meta: IAudioMetadata): Sourced<string> | und
   if (c.date) return { value: c.date, source: common(meta, 'date') };
   if (c.year) return { value: String(c.year), source: common(meta, 'year') };
   return undefined;
+}
+
+function dateFrom(tags: NativeTags, meta: IAudioMetadata): Sourced<string> | undefined {
+  const date = anyDateFrom(tags, meta);
+  return date && !zeroYear(date.value) ? date : undefined;
 }
 
 function artistsFrom(tags: NativeTags, meta: IAudioMetadata): Sourced<DraftArtist[]> | undefined {
@@ -360,12 +430,10 @@ function albumFrom(
     (c.barcode ? { value: c.barcode.trim(), source: common(meta, 'barcode') } : undefined);
   album.trackPosition =
     sourced(tags.first(keys.track), numberPart) ??
-    (c.track.no !== null
-      ? { value: String(c.track.no), source: common(meta, 'track') }
-      : undefined);
+    (c.track.no ? { value: String(c.track.no), source: common(meta, 'track') } : undefined);
   album.diskNumber =
     sourced(tags.first(keys.disk), numberPart) ??
-    (c.disk.no !== null ? { value: String(c.disk.no), source: common(meta, 'disk') } : undefined);
+    (c.disk.no ? { value: String(c.disk.no), source: common(meta, 'disk') } : undefined);
   album.label =
     sourced(tags.first(keys.label)) ??
     (c.label?.[0] ? { value: c.label[0].trim(), source: common(meta, 'label') } : undefined);

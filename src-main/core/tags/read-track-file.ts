@@ -30,7 +30,7 @@ export async function readTrackFile(root: string, path: string): Promise<FileRea
     const empty = precheckFile(file, tokenizer.fileInfo.size);
     if (empty) return empty;
     const meta = await parseFromTokenizer(tokenizer, { skipCovers: true, duration: false });
-    return parsedResult(file, meta, () => draftFromMetadata(meta, file));
+    return parsedResult(file, meta, (notes) => draftFromMetadata(meta, file, notes));
   } catch (error) {
     return readFailure(file, error);
   } finally {

@@ -57,7 +57,7 @@ export async function readFileTags(file: Blob, relativePath: string): Promise<Fi
     } finally {
       await tokenizer.close();
     }
-    return parsedResult(path, meta, () => draftFromMetadata(meta, path));
+    return parsedResult(path, meta, (notes) => draftFromMetadata(meta, path, notes));
   } catch (error) {
     return readFailure(path, error);
   }
