@@ -50,6 +50,8 @@ export function missingFixtureTools(): string[] {
 export interface FixtureTags {
   title?: string;
   artists?: string[];
+  /** The multi-value ARTISTS tag Picard and Discogs taggers write beside ARTIST. */
+  artistsTag?: string[];
   albumArtist?: string;
   album?: string;
   isrc?: string;
@@ -124,6 +126,7 @@ def id3_frames(t, v):
     f = []
     if 'title' in t: f.append(TIT2(encoding=3, text=t['title']))
     if 'artists' in t: f.append(TPE1(encoding=3, text=t['artists'] if v == 4 else ['/'.join(t['artists'])]))
+    if 'artistsTag' in t: f.append(TXXX(encoding=3, desc='ARTISTS', text=t['artistsTag'] if v == 4 else ['/'.join(t['artistsTag'])]))
     if 'albumArtist' in t: f.append(TPE2(encoding=3, text=t['albumArtist']))
     if 'album' in t: f.append(TALB(encoding=3, text=t['album']))
     if 'isrc' in t: f.append(TSRC(encoding=3, text=t['isrc']))
@@ -149,6 +152,7 @@ def vorbis(tags, t):
     for k, n in simple:
         if k in t: tags[n] = [t[k]]
     if 'artists' in t: tags['ARTIST'] = t['artists']
+    if 'artistsTag' in t: tags['ARTISTS'] = t['artistsTag']
     if 'genres' in t: tags['GENRE'] = t['genres']
     if 'barcode' in t: tags[t.get('barcodeKey', 'BARCODE')] = [t['barcode']]
     if t.get('compilation'): tags['COMPILATION'] = ['1']
@@ -162,6 +166,7 @@ def mp4(tags, t):
     for k, n in simple:
         if k in t: tags[n] = [t[k]]
     if 'artists' in t: tags['\xa9ART'] = t['artists']
+    if 'artistsTag' in t: tags['----:com.apple.iTunes:ARTISTS'] = [MP4FreeForm(a.encode('utf-8')) for a in t['artistsTag']]
     if 'genres' in t: tags['\xa9gen'] = t['genres']
     if 'track' in t: tags['trkn'] = [pair(t['track'])]
     if 'disk' in t: tags['disk'] = [pair(t['disk'])]

@@ -160,6 +160,8 @@ class NativeTags {
 const keys = {
   title: ['TIT2', 'TT2', 'TITLE', '©NAM', 'INAM', 'TITL', 'NAME'],
   artist: ['TPE1', 'TP1', 'ARTIST', '©ART', 'IART', 'AUTH'],
+  /** One artist a value (Picard, Discogs taggers): Vorbis ARTISTS, TXXX:ARTISTS, iTunes ARTISTS. */
+  artists: ['ARTISTS'],
   albumArtist: ['TPE2', 'TP2', 'ALBUMARTIST', 'ALBUM ARTIST', 'AART'],
   composer: ['TCOM', 'TCM', 'COMPOSER', '©WRT', 'IWRI'],
   lyricist: ['TEXT', 'TXT', 'LYRICIST', 'WRITER'],
@@ -345,6 +347,21 @@ function dateFrom(tags: NativeTags, meta: IAudioMetadata): Sourced<string> | und
   return date && !zeroYear(date.value) ? date : undefined;
 }
 
+/**
+ * The names of one ARTISTS value: one name a value, except where the family packs several in
+ * one — NUL-separated anywhere, and "/" in ID3v2.2/2.3, the versions' own way of writing several
+ * values (there a name holding "/" cannot be told from two names; v2.4, Vorbis and MP4 keep
+ * each value apart, so "AC/DC" stays whole).
+ */
+function artistNames(hit: Hit): string[] {
+  // eslint-disable-next-line no-control-regex -- NUL is a value separator in ID3
+  const packed = hit.tagType === 'ID3v2.3' || hit.tagType === 'ID3v2.2' ? /[/\u0000]/ : /\u0000/;
+  return hit.value
+    .split(packed)
+    .map((name) => name.trim())
+    .filter(Boolean);
+}
+
 function artistsFrom(tags: NativeTags, meta: IAudioMetadata): Sourced<DraftArtist[]> | undefined {
   const c = meta.common;
   // Native values first: they keep each name as the file writes it ("AC/DC" stays whole in
@@ -362,7 +379,13 @@ function artistsFrom(tags: NativeTags, meta: IAudioMetadata): Sourced<DraftArtis
     seen.add(key);
     artists.push({ name: clean, role });
   };
-  const main = names(keys.artist, nonEmpty(c.artists) ? c.artists : c.artist ? [c.artist] : []);
+  // The ARTISTS tag lists the credit's artists one by one ("Beth Hart", "Joe Bonamassa") where
+  // ARTIST holds the credit as shown ("Beth Hart & Joe Bonamassa"): the list wins.
+  const listed = tags.all(keys.artists).flatMap(artistNames);
+  const main =
+    listed.length > 0
+      ? listed
+      : names(keys.artist, nonEmpty(c.artists) ? c.artists : c.artist ? [c.artist] : []);
   for (const name of main) add(name, artistRoles.main);
   const mainNames = new Set(artists.map((a) => a.name.toLowerCase()));
   const albumArtists = names(
@@ -379,7 +402,7 @@ function artistsFrom(tags: NativeTags, meta: IAudioMetadata): Sourced<DraftArtis
   for (const name of names(keys.lyricist, c.lyricist)) add(name, artistRoles.lyricist);
   for (const name of names(keys.remixer, c.remixer)) add(name, artistRoles.remixer);
   if (artists.length === 0) return undefined;
-  const hit = tags.first(keys.artist);
+  const hit = listed.length > 0 ? tags.first(keys.artists) : tags.first(keys.artist);
   return { value: artists, source: hit ? fromTag(hit) : common(meta, 'artists') };
 }
 

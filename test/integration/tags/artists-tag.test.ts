@@ -1,0 +1,82 @@
+/**
+ * Real catalogs (#16): the multi-value ARTISTS tag MusicBrainz Picard and Discogs taggers write
+ * beside ARTIST lists the credit's artists one by one; Courier takes the list, not the credit
+ * as one invented artist — in every family that carries it.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { finishScan, type ScanEntry } from '../../../src-main/core/model/read-result.js';
+import { scanFolder } from '../../../src-main/core/tags/scan-folder.js';
+import {
+  type FixtureFormat,
+  makeTaggedAudio,
+  missingFixtureTools,
+  type TagFamily,
+} from '../../support/audio-fixtures.js';
+
+const missing = missingFixtureTools();
+if (missing.length > 0) {
+  if (process.env.CI === 'true') throw new Error(`tag tests need ${missing.join(', ')}`);
+  console.warn(`skipping ARTISTS tests: missing ${missing.join(', ')}`);
+}
+
+const families: Array<[string, FixtureFormat, TagFamily]> = [
+  ['v23.mp3', 'mp3', 'id3v2.3'],
+  ['v24.mp3', 'mp3', 'id3v2.4'],
+  ['vorbis.flac', 'flac', 'vorbis'],
+  ['vorbis.ogg', 'ogg', 'vorbis'],
+  ['itunes.m4a', 'm4a-aac', 'mp4'],
+];
+
+describe.skipIf(missing.length > 0)('the ARTISTS tag', () => {
+  let root: string;
+  let entries: ScanEntry[];
+  const main = (file: string) =>
+    entries
+      .find((e) => e.file === file)!
+      .track?.artists?.filter((a) => a.role === 'Main')
+      .map((a) => a.name);
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'courier-artists-'));
+    for (const [i, [name, format, family]] of families.entries()) {
+      await makeTaggedAudio(format, join(root, name), family, {
+        title: name,
+        isrc: `GBAYE21001${String(i).padStart(2, '0')}`,
+        artists: ['Beth Hart & Joe Bonamassa'],
+        artistsTag: ['Beth Hart', 'Joe Bonamassa'],
+      });
+    }
+    // v2.4 keeps each value apart: a name holding a slash stays whole.
+    await makeTaggedAudio('mp3', join(root, 'acdc.mp3'), 'id3v2.4', {
+      title: 'Thunder',
+      isrc: 'GBAYE2100199',
+      artists: ['AC/DC feat. Bon Scott'],
+      artistsTag: ['AC/DC', 'Bon Scott'],
+    });
+    // Without ARTISTS, the ARTIST credit is read as before.
+    await makeTaggedAudio('flac', join(root, 'plain.flac'), 'vorbis', {
+      title: 'Plain',
+      isrc: 'GBAYE2100198',
+      artists: ['Beth Hart & Joe Bonamassa'],
+    });
+    entries = finishScan(await scanFolder(root, { threads: 0 }));
+  }, 60_000);
+  afterAll(() => rm(root, { recursive: true, force: true }));
+
+  it.each(families)('%s: two artists, not one invented from the credit', (name) => {
+    expect(main(name)).toEqual(['Beth Hart', 'Joe Bonamassa']);
+  });
+
+  it('keeps a name holding a slash whole where the family keeps values apart', () => {
+    expect(main('acdc.mp3')).toEqual(['AC/DC', 'Bon Scott']);
+  });
+
+  it('reads ARTIST as before when there is no ARTISTS tag', () => {
+    expect(main('plain.flac')).toEqual(['Beth Hart & Joe Bonamassa']);
+  });
+});
