@@ -6,7 +6,7 @@
  */
 import type { IAudioMetadata, ITag } from 'music-metadata';
 
-import { fromId3v23 } from './dates.js';
+import { fromId3v23, parseDate } from './dates.js';
 import { isValidIsrc, normalizeIsrc } from './isrc.js';
 import type {
   CustomerTag,
@@ -324,27 +324,46 @@ function isrcsFrom(
   return { isrc: first, others: others.map((o) => normalizeIsrc(o.value)) };
 }
 
-function anyDateFrom(tags: NativeTags, meta: IAudioMetadata): Sourced<string> | undefined {
-  const full = tags.first(keys.date);
-  if (full) return { value: full.value.trim(), source: fromTag(full) };
+/** Every date the tags give, in order of trust: release date, date, the ID3v2.3 pair, common. */
+function dateCandidates(tags: NativeTags, meta: IAudioMetadata): Array<Sourced<string>> {
+  const found: Array<Sourced<string>> = [];
+  for (const key of keys.date) {
+    const hit = tags.first([key]);
+    if (hit) found.push({ value: hit.value.trim(), source: fromTag(hit) });
+  }
   const year = tags.first(keys.year);
   if (year) {
     // ID3v2.3 splits a date into TYER (YYYY) and TDAT (DDMM).
     const tdat = tags.first(['TDAT', 'TDA']);
     const value = fromId3v23(year.value, tdat?.value);
     const tag = tdat && value.length > 4 ? `${year.id}+${tdat.id}` : year.id;
-    return { value, source: { kind: 'tag', tag } };
+    found.push({ value, source: { kind: 'tag', tag } });
   }
   const c = meta.common;
-  if (c.releasedate) return { value: c.releasedate, source: common(meta, 'releasedate') };
-  if (c.date) return { value: c.date, source: common(meta, 'date') };
-  if (c.year) return { value: String(c.year), source: common(meta, 'year') };
-  return undefined;
+  if (c.releasedate) found.push({ value: c.releasedate, source: common(meta, 'releasedate') });
+  if (c.date) found.push({ value: c.date, source: common(meta, 'date') });
+  if (c.year) found.push({ value: String(c.year), source: common(meta, 'year') });
+  return found.filter((d) => d.value !== '' && !zeroYear(d.value));
 }
 
+/**
+ * The release date: the most trusted date the tags give, refined by a more precise one of the
+ * same year from another source (a WAV's own "2005" and its ID3 "2005-03-02" give the day);
+ * another year is another date (a recording date), never a refinement.
+ */
 function dateFrom(tags: NativeTags, meta: IAudioMetadata): Sourced<string> | undefined {
-  const date = anyDateFrom(tags, meta);
-  return date && !zeroYear(date.value) ? date : undefined;
+  const [first, ...others] = dateCandidates(tags, meta);
+  if (!first) return undefined;
+  const precision = (d: Sourced<string>) => {
+    const parsed = parseDate(d.value);
+    return parsed ? (parsed.day !== undefined ? 3 : parsed.month !== undefined ? 2 : 1) : 0;
+  };
+  const year = parseDate(first.value)?.year;
+  let best = first;
+  for (const other of others) {
+    if (parseDate(other.value)?.year === year && precision(other) > precision(best)) best = other;
+  }
+  return best;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Real catalogs (#16): several ISRCs in the tags — the first valid one is the track's, the
  * others kept as references with a warning, never a blocking error; a year 0000, a disc 0 and a
- * track 0 are what taggers write for "not set", so they are absent, not errors.
+ * track 0 are what taggers write for "not set", so they are absent, not errors; a WAV's own
+ * year is refined by its ID3 date of the same year, never replaced by another year.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,9 +14,11 @@ import { finishScan, type ScanEntry } from '../../../src-main/core/model/read-re
 import { scanFolder } from '../../../src-main/core/tags/scan-folder.js';
 import {
   type FixtureFormat,
+  makeAudio,
   makeTaggedAudio,
   missingFixtureTools,
   type TagFamily,
+  writeTags,
 } from '../../support/audio-fixtures.js';
 
 const missing = missingFixtureTools();
@@ -65,6 +68,27 @@ describe.skipIf(missing.length > 0)('ISRCs and zero values as taggers write them
       title: 'Bad',
       isrc: 'NOT-AN-ISRC',
     });
+    // A WAV carrying its own RIFF date (a year) and an ID3v2.3 tag with the full date.
+    const wav = join(root, 'dates', 'both.wav');
+    await makeAudio('wav', wav);
+    await writeTags([{ path: wav, family: 'riff-info', tags: { title: 'Both', date: '2005' } }]);
+    await writeTags([
+      {
+        path: wav,
+        family: 'id3v2.3',
+        tags: { title: 'Both', isrc: 'GBAYE2100197', date: '2005-03-02' },
+      },
+    ]);
+    const other = join(root, 'dates', 'other-year.wav');
+    await makeAudio('wav', other);
+    await writeTags([{ path: other, family: 'riff-info', tags: { title: 'Other', date: '2005' } }]);
+    await writeTags([
+      {
+        path: other,
+        family: 'id3v2.3',
+        tags: { title: 'Other', isrc: 'GBAYE2100196', date: '1999-03-02' },
+      },
+    ]);
     entries = finishScan(await scanFolder(root, { threads: 0 }));
   }, 60_000);
   afterAll(() => rm(root, { recursive: true, force: true }));
@@ -96,6 +120,12 @@ describe.skipIf(missing.length > 0)('ISRCs and zero values as taggers write them
       expect(track?.albums).toEqual([{ title: 'Zeros' }]);
     },
   );
+
+  it('takes the most precise date of the same year, whichever source gives it', () => {
+    expect(entry('dates/both.wav').track?.release_date).toBe(20050302);
+    // Its RIFF year stands (a year alone is no release_date to send), not the ID3 1999 date.
+    expect(entry('dates/other-year.wav').track?.release_date).toBeUndefined();
+  });
 
   it('keeps an ISRC that is not one, for validation to report', () => {
     const { track, findings } = entry('bad/bad.mp3');
