@@ -21,9 +21,6 @@ export const corpusRoot = resolve(
 
 const mutagenScript = fileURLToPath(new URL('./corpus-mutagen.py', import.meta.url));
 
-/** Bump when what a tool is asked or how its answer is stored changes (old caches are dropped). */
-const cacheFormat = 1;
-
 /** The fields the tier compares. */
 export const corpusFields = [
   'title',
@@ -78,12 +75,21 @@ export function oracleDecodes(oracle: FileOracle): boolean {
 // -------------------------------------------------------------------------------------------
 // Tools: presence, and one run over a list of files each.
 
-const run = (command: string, args: string[], options: { cwd?: string; input?: string } = {}) =>
+const run = (
+  command: string,
+  args: string[],
+  options: { cwd?: string; input?: string; timeoutMs?: number } = {},
+) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
     const child = execFile(
       command,
       args,
-      { cwd: options.cwd, maxBuffer: 256 * 1024 * 1024, timeout: 60_000, encoding: 'utf8' },
+      {
+        cwd: options.cwd,
+        maxBuffer: 256 * 1024 * 1024,
+        timeout: options.timeoutMs ?? 60_000,
+        encoding: 'utf8',
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         done({ code, stdout, stderr });
@@ -141,7 +147,8 @@ async function probeFile(root: string, file: string): Promise<Omit<FileOracle, '
   const { code, stdout, stderr } = await run(
     'ffprobe',
     ['-v', 'error', '-count_frames', '-show_format', '-show_streams', '-of', 'json', file],
-    { cwd: root },
+    // A file ffprobe chews on for longer is not one a label could deliver.
+    { cwd: root, timeoutMs: 20_000 },
   );
   let json: FfprobeJson = {};
   try {
@@ -289,43 +296,33 @@ const exiftoolFamilies: Array<{ groups: string[]; tags: Partial<Record<CorpusFie
     },
   ];
 
-/** One exiftool -json object → group → tag → values in file order. */
+/** One exiftool -json object → group → tag → values (order matters only where mutagen has none). */
 function exiftoolTags(entry: Record<string, unknown>): Map<string, Map<string, string[]>> {
-  const groups = new Map<string, Map<string, Array<{ copy: number; value: string }>>>();
+  const found: Array<{ group: string; tag: string; copy: number; value: string }> = [];
   for (const [key, raw] of Object.entries(entry)) {
     const parts = key.split(':');
     if (parts.length < 2) continue;
-    const group = parts[0]!;
-    // -G1:4 names the second and later copies of a repeated tag "CopyN".
-    const copy = parts.length === 3 ? Number(parts[1]!.replace('Copy', '')) : 0;
-    let tag = parts.at(-1)!;
-    const values = (Array.isArray(raw) ? raw : [raw]).map((v) => String(v));
-    for (let value of values) {
+    // -G1:4 names the earlier copies of a repeated tag "Copy1", "Copy2"…; the last one plainly.
+    const copy =
+      parts.length === 3 ? Number(parts[1]!.replace('Copy', '')) : Number.MAX_SAFE_INTEGER;
+    for (const value of (Array.isArray(raw) ? raw : [raw]).map(String)) {
       // ID3 TXXX frames come as "(DESCRIPTION) value".
-      const txxx = tag === 'UserDefinedText' && /^\((.*?)\) ([\s\S]*)$/.exec(value);
-      if (txxx) [tag, value] = [`TXXX:${txxx[1]!.toUpperCase()}`, txxx[2]!];
-      const byTag = groups.get(group) ?? new Map();
-      groups.set(group, byTag);
-      const list = byTag.get(tag) ?? [];
-      byTag.set(tag, list);
-      list.push({ copy, value });
-      tag = parts.at(-1)!;
+      const txxx = parts.at(-1) === 'UserDefinedText' ? /^\((.*?)\) ([\s\S]*)$/.exec(value) : null;
+      found.push({
+        group: parts[0]!,
+        tag: txxx ? `TXXX:${txxx[1]!.toUpperCase()}` : parts.at(-1)!,
+        copy,
+        value: txxx ? txxx[2]! : value,
+      });
     }
   }
-  const ordered = new Map<string, Map<string, string[]>>();
-  for (const [group, byTag] of groups) {
-    ordered.set(
-      group,
-      new Map(
-        [...byTag].map(([tag, list]) => [
-          tag,
-          // Copies in the order found, the copy exiftool names plainly last (as it reads them).
-          [...list].sort((a, b) => (a.copy || 1e9) - (b.copy || 1e9)).map((v) => v.value),
-        ]),
-      ),
-    );
+  const groups = new Map<string, Map<string, string[]>>();
+  for (const { group, tag, value } of found.sort((a, b) => a.copy - b.copy)) {
+    const byTag = groups.get(group) ?? new Map<string, string[]>();
+    groups.set(group, byTag);
+    byTag.set(tag, [...(byTag.get(tag) ?? []), value]);
   }
-  return ordered;
+  return groups;
 }
 
 function exiftoolReading(entry: Record<string, unknown>): ToolReading {
@@ -405,10 +402,13 @@ interface CacheFile {
   files: Record<string, CacheEntry>;
 }
 
+/** The cache holds for these tool versions and this code asking them (any change re-measures). */
 async function cacheKey(): Promise<string> {
-  const script = await readFile(mutagenScript, 'utf8');
+  const sources = await Promise.all(
+    [mutagenScript, fileURLToPath(import.meta.url)].map((path) => readFile(path, 'utf8')),
+  );
   return createHash('sha256')
-    .update(`${cacheFormat}\n${toolVersions()}\n${script}`)
+    .update([toolVersions(), ...sources].join('\n'))
     .digest('hex')
     .slice(0, 16);
 }
