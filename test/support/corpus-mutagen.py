@@ -15,6 +15,7 @@ from mutagen.asf import ASFTags
 from mutagen.id3 import ID3
 from mutagen.mp4 import MP4Tags
 
+
 def texts(values):
     out = []
     for value in values:
@@ -66,15 +67,8 @@ def keyed(tags, names):
             value = tags[real]
             if isinstance(value, str) or not hasattr(value, "__iter__"):
                 value = [value]
-            found = []
-            for item in value:
-                if hasattr(item, "value"):  # ASF attributes
-                    item = item.value
-                elif type(item).__name__ == "APETextValue":
-                    found.extend(list(item))
-                    continue
-                found.append(item)
-            result = texts(found)
+            # ASF attributes carry a value; an APE text value iterates over its NUL-split texts.
+            result = texts([item.value if hasattr(item, "value") else item for item in value])
             if result:
                 return result
         return []
