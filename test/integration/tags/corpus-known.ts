@@ -1,0 +1,345 @@
+/**
+ * Where Courier knowingly reads the real-world corpus differently from its oracle
+ * (corpus.test.ts): file → checks → why. The tier fails on a difference not listed here, and
+ * on a listed one that no longer occurs, so the list only shrinks: a fix deletes its entries.
+ */
+import type { CorpusField } from '../../support/corpus-oracle.js';
+
+/**
+ * What the tier checks per file: `read` (a file the oracle decodes is not rejected),
+ * `raw-text` (findings carry no raw library error text), `blocks:<field>` (no error-level
+ * validation finding on that field of a file the oracle reads), and each compared field.
+ */
+export type CorpusCheck = CorpusField | 'read' | 'raw-text' | `blocks:${string}`;
+
+/** Why Courier differs, by kind: each is a fix to make, or (the last) a choice Courier keeps. */
+export const differenceCategories = {
+  'artists-tag': 'the ARTISTS multi-value tag is ignored when ARTIST is present',
+  'id3v23-nul-values': 'ID3v2.3 values separated by NULs are glued into one text',
+  'spaced-slash': '"A / B" is read as "A/B"',
+  'second-isrc': 'a second ISRC ("ISRC1/ISRC2") blocks the track; the first is not sent',
+  'zero-unknown': 'year "0000" and disc "0" (meaning unknown) block the track',
+  'wav-date': "a WAV's own RIFF date beats the more precise date of its ID3 tag",
+  'itunes-v22-frames': "iTunes' ID3v2.2 frame names in an ID3v2.3 tag: artist and album lost",
+  'two-id3v2-tags': "a second ID3v2 tag's artist is added as another main artist",
+  'ogg-flac': 'FLAC in Ogg: no tags read',
+  'rejects-decodable': 'rejected as truncated or damaged, though ffmpeg decodes it',
+  'raw-text': 'raw library text in a finding',
+  'extension-unknown': 'audio called "not an audio file" for its extension (.mp1, .spx, none)',
+  'unsupported-format': '"unsupported", tags not read (WMA, APE, WavPack, Musepack, DSF, DFF)',
+  'unsupported-other':
+    '"unsupported" though ffmpeg decodes it (MPEG layer II, Matroska/WebM audio)',
+  'video-file': 'a video with a sound track is not taken as audio',
+  'invalid-in-file': 'intended: the file holds an invalid value and Courier asks for a fix',
+} as const;
+
+/** One kind of difference. */
+export type DifferenceCategory = keyof typeof differenceCategories;
+
+/** One listed difference: the checks it covers on one file, its kind and why. */
+export interface KnownDifference {
+  checks: CorpusCheck[];
+  category: DifferenceCategory;
+  why: string;
+}
+
+const unreadTags = 'rejected, so the tags every oracle tool reads are not read either';
+
+/** Every difference the tier expects today, by file (relative to the corpus root). */
+export const knownDifferences: Record<string, KnownDifference[]> = {
+  // ARTISTS (Picard's list of names) beside ARTIST (the credit as printed).
+  "MusicBrainz - Beth Hart - Sinner's Prayer [id3v2.3].V2.mp3": [
+    {
+      checks: ['artists'],
+      category: 'artists-tag',
+      why: 'TXXX:ARTISTS "Beth Hart/Joe Bonamassa" ignored for TPE1 "Beth Hart & Joe Bonamassa"',
+    },
+    {
+      checks: ['isrc', 'blocks:isrc'],
+      category: 'second-isrc',
+      why: 'TSRC "NLB931100460/USMH51100098" kept whole and invalid',
+    },
+  ],
+  "MusicBrainz - Beth Hart - Sinner's Prayer [id3v2.4].V2.mp3": [
+    { checks: ['artists'], category: 'artists-tag', why: 'TXXX:ARTISTS ignored for TPE1' },
+  ],
+  "MusicBrainz - Beth Hart - Sinner's Prayer [id3v2.4].aiff": [
+    { checks: ['artists'], category: 'artists-tag', why: 'TXXX:ARTISTS ignored for TPE1' },
+  ],
+  "MusicBrainz - Beth Hart - Sinner's Prayer.flac": [
+    { checks: ['artists'], category: 'artists-tag', why: 'ARTISTS ignored for ARTIST' },
+  ],
+  "MusicBrainz - Beth Hart - Sinner's Prayer.m4a": [
+    { checks: ['artists'], category: 'artists-tag', why: '----:ARTISTS ignored for ©ART' },
+  ],
+  "MusicBrainz - Beth Hart - Sinner's Prayer.ogg": [
+    { checks: ['artists'], category: 'artists-tag', why: 'ARTISTS ignored for ARTIST' },
+  ],
+
+  // How several values in one tag are written.
+  'mp3/null-separator.id3v2.3.mp3': [
+    {
+      checks: ['artists'],
+      category: 'id3v23-nul-values',
+      why: 'TPE1 "2 Unlimited2\\0Ray\\0Anita" becomes one artist "2 Unlimited2/Ray/Anita"',
+    },
+  ],
+  "02-Yeahs-It's Blitz! 2.mp3": [
+    {
+      checks: ['blocks:release_date'],
+      category: 'id3v23-nul-values',
+      why: 'TYER "2009\\02009" is kept as one text, which is not a date',
+    },
+    {
+      checks: ['isrc', 'blocks:isrc'],
+      category: 'invalid-in-file',
+      why: 'TSRC is the placeholder "isrc1" (Courier also strips its "ISRC" label: "1")',
+    },
+  ],
+  "Their - They're - Therapy - 1sec.mp3": [
+    {
+      checks: ['artists'],
+      category: 'spaced-slash',
+      why: `TPE1 "Their / They're / There" is sent as "Their/They're/There"`,
+    },
+  ],
+
+  // Values that mean "unknown".
+  'id3v2-duration-allframes.mp3': [
+    {
+      checks: ['blocks:release_date', 'blocks:album.disk_number'],
+      category: 'zero-unknown',
+      why: 'TYER "0000" (read as "0") and TPOS "0/0"',
+    },
+  ],
+  'mp3/issue-381.mp3': [
+    { checks: ['blocks:release_date'], category: 'zero-unknown', why: 'TYER "0000"' },
+  ],
+  'mp3/issue-828.mp3': [
+    { checks: ['blocks:album.disk_number'], category: 'zero-unknown', why: 'TPOS "0/0"' },
+  ],
+
+  // Which of a file's tags wins.
+  "MusicBrainz - Beth Hart - Sinner's Prayer [id3v2.3].wav": [
+    {
+      checks: ['date'],
+      category: 'wav-date',
+      why: 'RIFF ICRD "2011" is sent, not the ID3 TYER+TDAT 2011-09-27',
+    },
+    {
+      checks: ['blocks:isrc'],
+      category: 'second-isrc',
+      why: 'TSRC "NLB931100460/USMH51100098" kept whole and invalid',
+    },
+  ],
+  'mp3/issue-795.mp3': [
+    {
+      checks: ['artists', 'album'],
+      category: 'itunes-v22-frames',
+      why: 'iTunes wrote "TP1\\0" and "TAL\\0" into an ID3v2.3 tag; mutagen and ffmpeg read them',
+    },
+  ],
+  'id3-multi-01.mp3': [
+    {
+      checks: ['artists'],
+      category: 'two-id3v2-tags',
+      why: 'an ID3v2.3 tag then an ID3v2.4 tag: "CooL" (second tag) added to "쿨(Cool)"',
+    },
+  ],
+  'ogg/audio.flac.ogg': [
+    { checks: ['title'], category: 'ogg-flac', why: 'the Vorbis comment of FLAC-in-Ogg' },
+  ],
+
+  // Damaged but playable.
+  'ogg/issue_62.ogg': [
+    {
+      checks: ['read'],
+      category: 'rejects-decodable',
+      why: '"Corrupt Ogg content at 333"; ffmpeg decodes 2,292 frames',
+    },
+  ],
+  'ogg/no-last-page.oga': [
+    {
+      checks: ['read'],
+      category: 'rejects-decodable',
+      why: 'Opus without its last page; ffmpeg decodes 282 frames',
+    },
+    {
+      checks: ['raw-text'],
+      category: 'raw-text',
+      why: '"End-of-stream reached before reaching last page in Ogg stream serial=0"',
+    },
+  ],
+  'wav/ffmpeg-missing-chunksize.wav': [
+    {
+      checks: ['read'],
+      category: 'rejects-decodable',
+      why: 'streamed WAV (data size 0xFFFFFFFF): "data chunk length exceeding file length"',
+    },
+  ],
+  'wav/issue-819.wav': [
+    {
+      checks: ['read'],
+      category: 'rejects-decodable',
+      why: 'data chunk longer than the file; ffmpeg decodes what is there',
+    },
+  ],
+  'wav/odd-list-type.wav': [
+    {
+      checks: ['read'],
+      category: 'rejects-decodable',
+      why: 'data chunk longer than the file; ffmpeg decodes what is there',
+    },
+  ],
+
+  // Audio Courier does not take by its name.
+  ...Object.fromEntries(
+    [1, 2, 3, 4, 5, 6, 7, 8].map((n) => [
+      `mp3/layer1/fl${n}.mp1`,
+      [{ checks: ['read'], category: 'extension-unknown', why: 'MPEG layer I (.mp1)' }],
+    ]),
+  ),
+  'female_scrub.spx': [{ checks: ['read'], category: 'extension-unknown', why: 'Speex (.spx)' }],
+  'ogg/speex-with-comments.spx': [
+    {
+      checks: ['read', 'title', 'artists', 'album'],
+      category: 'extension-unknown',
+      why: `Speex (.spx); ${unreadTags}`,
+    },
+  ],
+  'mp3/1a643e9e0743dee8732554d0e870055a': [
+    {
+      checks: ['read', 'title', 'artists'],
+      category: 'extension-unknown',
+      why: `an MP3 without an extension; ${unreadTags}`,
+    },
+  ],
+
+  // Formats Courier calls unsupported.
+  "MusicBrainz - Beth Hart - Sinner's Prayer.ape": [
+    {
+      checks: ['read', 'title', 'artists', 'album', 'track', 'disc', 'date', 'isrc', 'upc'],
+      category: 'unsupported-format',
+      why: `Monkey's Audio; ${unreadTags}`,
+    },
+  ],
+  'monkeysaudio.ape': [
+    {
+      checks: ['read', 'title', 'artists', 'album', 'track', 'date'],
+      category: 'unsupported-format',
+      why: `Monkey's Audio; ${unreadTags}`,
+    },
+  ],
+  "MusicBrainz - Beth Hart - Sinner's Prayer.wma": [
+    {
+      checks: ['read', 'title', 'album', 'track', 'disc', 'date', 'isrc', 'upc'],
+      category: 'unsupported-format',
+      why: `WMA; ${unreadTags}`,
+    },
+  ],
+  ...Object.fromEntries(
+    ['asf/13 Thirty Dirty Birds.wma', 'asf/asf.wma', 'asf/issue_57.wma'].map((file) => [
+      file,
+      [
+        {
+          checks: ['read', 'title', 'artists', 'album', 'track', 'date'],
+          category: 'unsupported-format',
+          why: `WMA; ${unreadTags}`,
+        },
+      ],
+    ]),
+  ),
+  "wavpack/MusicBrainz - Beth Hart - Sinner's Prayer.wv": [
+    {
+      checks: ['read', 'title', 'artists', 'album', 'track', 'disc', 'date', 'isrc', 'upc'],
+      category: 'unsupported-format',
+      why: `WavPack; ${unreadTags}`,
+    },
+  ],
+  'wavpack/DSD128.wv': [{ checks: ['read'], category: 'unsupported-format', why: 'WavPack DSD' }],
+  'wavpack/DSD128 high compression.wv': [
+    { checks: ['read'], category: 'unsupported-format', why: 'WavPack DSD' },
+  ],
+  'mpc/apev2-no-header.sv7.mpc': [
+    {
+      checks: ['read', 'title', 'artists', 'album', 'track', 'date'],
+      category: 'unsupported-format',
+      why: `Musepack SV7; ${unreadTags}`,
+    },
+  ],
+  'mpc/apev2.sv7.mpc': [
+    {
+      checks: ['read', 'title', 'artists', 'album', 'track', 'disc', 'date', 'upc'],
+      category: 'unsupported-format',
+      why: `Musepack SV7; ${unreadTags}`,
+    },
+  ],
+  'mpc/bach-goldberg-variatians-05.sv8.mpc': [
+    {
+      checks: ['read', 'title', 'artists', 'album', 'track', 'disc', 'date', 'isrc'],
+      category: 'unsupported-format',
+      why: `Musepack SV8; ${unreadTags}`,
+    },
+  ],
+  'dsf/2L-110_stereo-5644k-1b_04_0.1-sec.dsf': [
+    {
+      checks: ['read', 'title', 'artists', 'album', 'track', 'disc', 'date', 'isrc'],
+      category: 'unsupported-format',
+      why: `DSF; ${unreadTags}`,
+    },
+  ],
+  'dsdiff/DSD64.dff': [{ checks: ['read'], category: 'unsupported-format', why: 'DSDIFF' }],
+  '1971 - 003 - Sweet - Co-Co - CannaPower.mp2': [
+    {
+      checks: ['read', 'title', 'artists', 'album', 'track', 'date'],
+      category: 'unsupported-other',
+      why: `MPEG layer II (.mp2); ${unreadTags}`,
+    },
+  ],
+  ...Object.fromEntries(
+    [10, 11, 12, 13, 14, 15, 16].map((n) => [
+      `mp3/layer2/fl${n}.mp2`,
+      [{ checks: ['read'], category: 'unsupported-other', why: 'MPEG layer II (.mp2)' }],
+    ]),
+  ),
+  ...Object.fromEntries(
+    [
+      'matroska/02 - Poxfil - Solid Ground (5 sec).mka',
+      'matroska/alac-in-matroska-short.mka',
+      'matroska/02 - Poxfil - Solid Ground (5 sec).opus.webm',
+      'matroska/My Baby Boy.webm',
+      'matroska/no-duration.webm',
+    ].map((file) => [
+      file,
+      [{ checks: ['read'], category: 'unsupported-other', why: 'Matroska or WebM audio' }],
+    ]),
+  ),
+
+  // Video files whose sound track ffmpeg decodes.
+  ...Object.fromEntries(
+    [
+      'asf/elephant.asf',
+      'matroska/big-buck-bunny_trailer-short.vp8.webm',
+      'matroska/matroska-test-w1-test5-short.mkv',
+      'ogg/short.ogv',
+    ].map((file) => [
+      file,
+      [
+        {
+          checks: ['read'],
+          category: 'video-file',
+          why: 'a video; Courier delivers audio masters',
+        },
+      ],
+    ]),
+  ),
+
+  // The file is wrong, and Courier says so.
+  'aiff/No Sanctuary Here.aiff': [
+    {
+      checks: ['blocks:isrc', 'blocks:album.upc'],
+      category: 'invalid-in-file',
+      why: 'TSRC "Sampler_9" and TXXX:UPC "Sampler" are placeholders, not codes',
+    },
+  ],
+};
