@@ -563,9 +563,11 @@ export function normalise(
       return texts;
     case 'track':
     case 'disc':
-      return leadingNumber(first) ?? undefined;
+      // Position 0 is how taggers write "not set" (#16: read as absent).
+      return leadingNumber(first) || undefined;
     case 'date':
-      return datePrefix(first) ?? undefined;
+      // So is year 0000.
+      return /^0{4}/.test(first) ? undefined : (datePrefix(first) ?? undefined);
     case 'isrc':
       return tokens(texts).map(isrcKey);
     case 'upc':

@@ -202,9 +202,11 @@ function numberPart(raw: string): string {
   return /^0+$/.test(part) ? '' : part;
 }
 
-/** A date whose year is 0000 ("0000", "0000-00-00") means none was set, as taggers write it. */
+/** A date whose year is 0000 ("0000", "0000-00-00", "0") means none was set, as taggers write it. */
 function zeroYear(value: string): boolean {
-  return /^0{4}(\D|0|$)/.test(value.trim());
+  // A year tag "0000" comes through as the number 0.
+  const text = value.trim();
+  return /^0+$/.test(text) || /^0{4}/.test(text);
 }
 
 function nonEmpty<T>(values: T[] | undefined): values is T[] {
