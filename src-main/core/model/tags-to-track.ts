@@ -99,13 +99,24 @@ const slashSplitFrames = new Set([
   'IPLS',
 ]);
 
-/** Native tags with ID3v2.3's slash-split values joined back into the text the file holds. */
-function unsplit(tagType: string, tags: ITag[]): ITag[] {
+/**
+ * Native tags with ID3v2.3's slash-split values joined back into the text the file holds. A
+ * frame whose values were NUL-separated (music-metadata says so in a warning) really holds
+ * several values: those stay apart.
+ */
+function unsplit(tagType: string, tags: ITag[], warnings: readonly string[]): ITag[] {
   if (tagType !== 'ID3v2.3' && tagType !== 'ID3v2.2') return tags;
+  const nulSeparated = new Set(
+    warnings
+      .map((w) => /^ID3v2\.[23] (\w+) uses non standard null-separator/.exec(w)?.[1])
+      .filter((id): id is string => id !== undefined),
+  );
   const joined: ITag[] = [];
   for (const tag of tags) {
     const last = joined.at(-1);
-    const splits = slashSplitFrames.has(tag.id) || tag.id.startsWith('TXXX:');
+    const family = tag.id.startsWith('TXXX:') ? 'TXXX' : tag.id;
+    const splits =
+      (slashSplitFrames.has(tag.id) || tag.id.startsWith('TXXX:')) && !nulSeparated.has(family);
     if (
       splits &&
       last?.id === tag.id &&
@@ -124,18 +135,21 @@ class NativeTags {
   private readonly byKey = new Map<string, Hit[]>();
 
   constructor(meta: IAudioMetadata) {
+    const warnings = meta.quality.warnings.map((w) => w.message);
     for (const [tagType, tags] of Object.entries(meta.native)) {
-      for (const tag of unsplit(tagType, tags)) {
-        let value = textOf(tag.value);
-        if (value === undefined) continue;
-        if (latin1TagTypes.has(tagType)) value = repairLatin1Utf8(value);
-        value = stripTrailingNuls(value);
-        if (value.trim() === '') continue;
-        const key = bareKey(tag.id);
-        const list = this.byKey.get(key);
-        const hit = { id: tag.id, tagType, value };
-        if (list) list.push(hit);
-        else this.byKey.set(key, [hit]);
+      for (const tag of unsplit(tagType, tags, warnings)) {
+        let text = textOf(tag.value);
+        if (text === undefined) continue;
+        if (latin1TagTypes.has(tagType)) text = repairLatin1Utf8(text);
+        // A NUL inside a value separates values (ID3v2.3 writers do it: TYER "2009\02009").
+        for (const value of stripTrailingNuls(text).split('\u0000')) {
+          if (value.trim() === '') continue;
+          const key = bareKey(tag.id);
+          const list = this.byKey.get(key);
+          const hit = { id: tag.id, tagType, value };
+          if (list) list.push(hit);
+          else this.byKey.set(key, [hit]);
+        }
       }
     }
   }

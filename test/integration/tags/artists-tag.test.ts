@@ -3,6 +3,7 @@
  * beside ARTIST lists the credit's artists one by one; Courier takes the list, not the credit
  * as one invented artist — in every family that carries it.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,8 +14,10 @@ import { finishScan, type ScanEntry } from '../../../src-main/core/model/read-re
 import { scanFolder } from '../../../src-main/core/tags/scan-folder.js';
 import {
   type FixtureFormat,
+  makeAudio,
   makeTaggedAudio,
   missingFixtureTools,
+  systemPython,
   type TagFamily,
 } from '../../support/audio-fixtures.js';
 
@@ -64,6 +67,23 @@ describe.skipIf(missing.length > 0)('the ARTISTS tag', () => {
       isrc: 'GBAYE2100198',
       artists: ['Beth Hart & Joe Bonamassa'],
     });
+    // ID3v2.3 with values NUL-separated, as some writers do: several artists, a year twice.
+    const nul = join(root, 'nul-v23.mp3');
+    await makeAudio('mp3', nul);
+    execFileSync(systemPython, [
+      '-c',
+      [
+        'import sys',
+        'from mutagen.id3 import ID3, TPE1, TYER, TIT2, TSRC',
+        't = ID3()',
+        "t.add(TIT2(encoding=3, text='Nul'))",
+        "t.add(TSRC(encoding=3, text='GBAYE2100197'))",
+        "t.add(TPE1(encoding=3, text=['Ray', 'Anita']))",
+        "t.add(TYER(encoding=3, text=['2009', '2009']))",
+        't.save(sys.argv[1], v2_version=3, v23_sep=None)',
+      ].join('\n'),
+      nul,
+    ]);
     entries = finishScan(await scanFolder(root, { threads: 0 }));
   }, 60_000);
   afterAll(() => rm(root, { recursive: true, force: true }));
@@ -74,6 +94,12 @@ describe.skipIf(missing.length > 0)('the ARTISTS tag', () => {
 
   it('keeps a name holding a slash whole where the family keeps values apart', () => {
     expect(main('acdc.mp3')).toEqual(['AC/DC', 'Bon Scott']);
+  });
+
+  it('keeps NUL-separated ID3v2.3 values apart: two artists, a year given twice', () => {
+    expect(main('nul-v23.mp3')).toEqual(['Ray', 'Anita']);
+    const entry = entries.find((e) => e.file === 'nul-v23.mp3')!;
+    expect(entry.findings.filter((f) => f.level === 'error')).toEqual([]);
   });
 
   it('reads ARTIST as before when there is no ARTISTS tag', () => {

@@ -14,7 +14,6 @@ export type CorpusCheck = CorpusField | 'read' | 'raw-text' | `blocks:${string}`
 
 /** Why Courier differs, by kind: each is a fix to make, or (the last) a choice Courier keeps. */
 export const differenceCategories = {
-  'id3v23-nul-values': 'ID3v2.3 values separated by NULs are glued into one text',
   'spaced-slash': '"A / B" is read as "A/B"',
   'itunes-v22-frames': "iTunes' ID3v2.2 frame names in an ID3v2.3 tag: artist and album lost",
   'two-id3v2-tags': "a second ID3v2 tag's artist is added as another main artist",
@@ -53,19 +52,7 @@ export const knownDifferences: Record<string, KnownDifference[]> = {
       why: 'TXXX:ARTISTS "Beth Hart/Joe Bonamassa" is two artists, as Picard wrote them',
     },
   ],
-  'mp3/null-separator.id3v2.3.mp3': [
-    {
-      checks: ['artists'],
-      category: 'id3v23-nul-values',
-      why: 'TPE1 "2 Unlimited2\\0Ray\\0Anita" becomes one artist "2 Unlimited2/Ray/Anita"',
-    },
-  ],
   "02-Yeahs-It's Blitz! 2.mp3": [
-    {
-      checks: ['blocks:release_date'],
-      category: 'id3v23-nul-values',
-      why: 'TYER "2009\\02009" is kept as one text, which is not a date',
-    },
     {
       checks: ['isrc', 'blocks:isrc'],
       category: 'invalid-in-file',
