@@ -54,9 +54,9 @@ export const knownDifferences: Record<string, KnownDifference[]> = {
   ],
   "02-Yeahs-It's Blitz! 2.mp3": [
     {
-      checks: ['isrc', 'blocks:isrc'],
+      checks: ['blocks:isrc'],
       category: 'invalid-in-file',
-      why: 'TSRC is the placeholder "isrc1" (Courier also strips its "ISRC" label: "1")',
+      why: 'TSRC is the placeholder "isrc1": validation asks for a real ISRC',
     },
   ],
   "Their - They're - Therapy - 1sec.mp3": [

@@ -18,6 +18,14 @@ describe('isrc', () => {
       expect(normalizeIsrc('ISRC:FR Z03 98 00212')).toBe('FRZ039800212');
       expect(normalizeIsrc(' usrc17607839 ')).toBe('USRC17607839');
     });
+
+    it('strips "ISRC" only where it is a label: an Icelandic ISRC and a placeholder stay whole', () => {
+      expect(normalizeIsrc('ISRCGBAYE0601498')).toBe('GBAYE0601498');
+      // IS (Iceland) + registrant RC1: an ISRC that starts with the letters of the label.
+      expect(normalizeIsrc('IS-RC1-76-07839')).toBe('ISRC17607839');
+      expect(isValidIsrc(normalizeIsrc('IS-RC1-76-07839'))).toBe(true);
+      expect(normalizeIsrc('isrc1')).toBe('ISRC1');
+    });
   });
   describe('isValidIsrc()', () => {
     it('accepts real ISRCs', () => {
