@@ -15,7 +15,6 @@ export type Fault = 'reset' | 'stall' | 'stall-midway' | 'slow-down' | 'reset-af
 /** Counts of each fault injected so far, and of requests seen. */
 export type FaultCounts = Record<Fault, number> & { requests: number; denied: number };
 
-
 /** Bytes of a body the 'stall-midway' fault forwards before it stops reading. */
 const MIDWAY = 256 * 1024;
 

@@ -177,4 +177,3 @@ describe('ServiceClient with faults', () => {
     expect(statuses).not.toContain(401);
   });
 });
-

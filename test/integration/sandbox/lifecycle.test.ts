@@ -201,15 +201,11 @@ describe('sandbox fault injection', () => {
 
 /** Runs `courier sandbox` as a user would and resolves with its first stdout line and the child. */
 async function runCli(args: string[]) {
-  const child = spawn(
-    process.execPath,
-    ['scripts/courier.mjs', 'sandbox', ...args],
-    {
-      cwd: process.cwd(),
-      env: { ...process.env, COURIER_HOME: join(dir, 'home') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, ['scripts/courier.mjs', 'sandbox', ...args], {
+    cwd: process.cwd(),
+    env: { ...process.env, COURIER_HOME: join(dir, 'home') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -260,14 +256,10 @@ describe('courier sandbox (CLI)', () => {
     expect(existsSync(join(dir, 'home', 'sandbox', 'identity.json'))).toBe(true);
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
-    const bad = spawn(
-      process.execPath,
-      ['scripts/courier.mjs', 'sandbox', '--port', 'abc'],
-      {
-        env: { ...process.env, COURIER_HOME: join(dir, 'home') },
-        stdio: 'ignore',
-      },
-    );
+    const bad = spawn(process.execPath, ['scripts/courier.mjs', 'sandbox', '--port', 'abc'], {
+      env: { ...process.env, COURIER_HOME: join(dir, 'home') },
+      stdio: 'ignore',
+    });
     expect(await new Promise((resolve) => bad.on('exit', resolve))).toBe(2);
   });
 });
