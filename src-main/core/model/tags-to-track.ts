@@ -162,10 +162,14 @@ class NativeTags {
     return undefined;
   }
 
+  /**
+   * Every value of the first key present, from one tag: a file carrying two tags (an ID3v2.3
+   * then an ID3v2.4 tag) gives the first tag's values, not both tags' merged.
+   */
   all(keys: readonly string[]): Hit[] {
     for (const key of keys) {
       const hits = this.byKey.get(key);
-      if (hits && hits.length > 0) return hits;
+      if (hits && hits.length > 0) return hits.filter((h) => h.tagType === hits[0]!.tagType);
     }
     return [];
   }

@@ -16,7 +16,6 @@ export type CorpusCheck = CorpusField | 'read' | 'raw-text' | `blocks:${string}`
 export const differenceCategories = {
   'spaced-slash': '"A / B" is read as "A/B"',
   'itunes-v22-frames': "iTunes' ID3v2.2 frame names in an ID3v2.3 tag: artist and album lost",
-  'two-id3v2-tags': "a second ID3v2 tag's artist is added as another main artist",
   'ogg-flac': 'FLAC in Ogg: no tags read',
   'rejects-decodable': 'rejected as truncated or damaged, though ffmpeg decodes it',
   'raw-text': 'raw library text in a finding',
@@ -73,13 +72,6 @@ export const knownDifferences: Record<string, KnownDifference[]> = {
       checks: ['artists', 'album'],
       category: 'itunes-v22-frames',
       why: 'iTunes wrote "TP1\\0" and "TAL\\0" into an ID3v2.3 tag; mutagen and ffmpeg read them',
-    },
-  ],
-  'id3-multi-01.mp3': [
-    {
-      checks: ['artists'],
-      category: 'two-id3v2-tags',
-      why: 'an ID3v2.3 tag then an ID3v2.4 tag: "CooL" (second tag) added to "쿨(Cool)"',
     },
   ],
   'ogg/audio.flac.ogg': [
