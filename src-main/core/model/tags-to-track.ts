@@ -141,12 +141,14 @@ class NativeTags {
         let text = textOf(tag.value);
         if (text === undefined) continue;
         if (latin1TagTypes.has(tagType)) text = repairLatin1Utf8(text);
+        // iTunes wrote ID3v2.2 names NUL-padded to four characters into v2.3 tags ("TP1\0").
+        const id = stripTrailingNuls(tag.id);
         // A NUL inside a value separates values (ID3v2.3 writers do it: TYER "2009\02009").
         for (const value of stripTrailingNuls(text).split('\u0000')) {
           if (value.trim() === '') continue;
-          const key = bareKey(tag.id);
+          const key = bareKey(id);
           const list = this.byKey.get(key);
-          const hit = { id: tag.id, tagType, value };
+          const hit = { id, tagType, value };
           if (list) list.push(hit);
           else this.byKey.set(key, [hit]);
         }

@@ -15,7 +15,6 @@ export type CorpusCheck = CorpusField | 'read' | 'raw-text' | `blocks:${string}`
 /** Why Courier differs, by kind: each is a fix to make, or (the last) a choice Courier keeps. */
 export const differenceCategories = {
   'spaced-slash': '"A / B" is read as "A/B"',
-  'itunes-v22-frames': "iTunes' ID3v2.2 frame names in an ID3v2.3 tag: artist and album lost",
   'ogg-flac': 'FLAC in Ogg: no tags read',
   'rejects-decodable': 'rejected as truncated or damaged, though ffmpeg decodes it',
   'raw-text': 'raw library text in a finding',
@@ -67,13 +66,6 @@ export const knownDifferences: Record<string, KnownDifference[]> = {
   ],
 
   // Which of a file's tags wins.
-  'mp3/issue-795.mp3': [
-    {
-      checks: ['artists', 'album'],
-      category: 'itunes-v22-frames',
-      why: 'iTunes wrote "TP1\\0" and "TAL\\0" into an ID3v2.3 tag; mutagen and ffmpeg read them',
-    },
-  ],
   'ogg/audio.flac.ogg': [
     { checks: ['title'], category: 'ogg-flac', why: 'the Vorbis comment of FLAC-in-Ogg' },
   ],
