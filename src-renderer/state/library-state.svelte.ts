@@ -1,7 +1,7 @@
 /* eslint-disable svelte/prefer-svelte-reactivity -- Maps and Sets here are local lookups or
    plain caches; state is replaced as whole values, never mutated in place. */
 import type { LibrarySession } from '../../src-main/core/library/session-schema.js';
-import { fileKind } from '../../src-main/core/model/audio-formats.js';
+import { fileKind, unsupportedAudioMessage } from '../../src-main/core/model/audio-formats.js';
 import { assignOuterIds } from '../../src-main/core/model/outer-id.js';
 import type { FileReadResult } from '../../src-main/core/model/read-result.js';
 import type { DraftTrack, Finding, ValueSource } from '../../src-main/core/model/track.js';
@@ -140,7 +140,7 @@ export class LibraryState {
         else if (kind === 'unsupported-audio') {
           skipped.push({
             relativePath: item.relativePath,
-            reason: 'unsupported audio format (deliver MP3, FLAC, Ogg, Opus, M4A, WAV or AIFF)',
+            reason: unsupportedAudioMessage,
           });
         } else {
           skipped.push({

@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 
 import { albumOf } from '../model/albums.js';
-import { fileKind } from '../model/audio-formats.js';
+import { fileKind, unsupportedAudioMessage } from '../model/audio-formats.js';
 import {
   applyFileNameMapping,
   type FileNameMapping,
@@ -215,10 +215,7 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
       }
       if (file.size === 0) block('empty file (0 bytes)', file.path);
       if (flat && fileKind(nfcPath) === 'unsupported-audio') {
-        block(
-          'unsupported audio format; deliver MP3, FLAC, Ogg, Opus, M4A, WAV or AIFF',
-          file.path,
-        );
+        block(unsupportedAudioMessage, file.path);
       }
       keyOf.set(nfcPath, key);
       files.push({ ...file, key, state: 'pending' });

@@ -16,6 +16,15 @@ export const audioExtensions: ReadonlySet<string> = new Set([
   'aif',
   'aiff',
   'aifc',
+  // Read by music-metadata and decoded by ffmpeg: MPEG layers I and II, Speex, Matroska and
+  // WebM audio, audiobooks.
+  'mp1',
+  'mp2',
+  'spx',
+  'mka',
+  'webm',
+  'weba',
+  'm4b',
 ]);
 
 /** Audio that a scan recognises but does not deliver. */
@@ -26,16 +35,17 @@ export const unsupportedAudioExtensions: ReadonlySet<string> = new Set([
   'mpc',
   'dsf',
   'dff',
-  'mka',
-  'webm',
   'amr',
   'ac3',
-  'mp2',
   'au',
   'caf',
   'mid',
   'midi',
 ]);
+
+/** What a scan, a plan and the library say about a file of an audio format not delivered. */
+export const unsupportedAudioMessage =
+  'unsupported audio format; deliver MP3, FLAC, Ogg, Opus, Speex, M4A, WAV, AIFF, MPEG layer I or II, or Matroska/WebM audio';
 
 /** How a scan, a plan and an upload treat a file (the one rule for all three). */
 export type FileKind = 'audio' | 'unsupported-audio' | 'hidden' | 'ignored';

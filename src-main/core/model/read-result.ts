@@ -4,7 +4,7 @@
  */
 import type { IAudioMetadata } from 'music-metadata';
 
-import { fileKind } from './audio-formats.js';
+import { fileKind, unsupportedAudioMessage } from './audio-formats.js';
 import { draftToTrack, type TrackBody } from './ingestion-body.js';
 import { assignOuterIds, type OuterIdStrategy } from './outer-id.js';
 import type { DraftTrack, Finding } from './track.js';
@@ -44,7 +44,7 @@ export function precheckFile(file: string, size: number): FileReadResult | null 
       findings: [
         {
           level: 'error',
-          message: 'unsupported audio format; deliver MP3, FLAC, Ogg, Opus, M4A, WAV or AIFF',
+          message: unsupportedAudioMessage,
         },
       ],
     };

@@ -18,10 +18,8 @@ export const differenceCategories = {
   'ogg-flac': 'FLAC in Ogg: no tags read',
   'rejects-decodable': 'rejected as truncated or damaged, though ffmpeg decodes it',
   'raw-text': 'raw library text in a finding',
-  'extension-unknown': 'audio called "not an audio file" for its extension (.mp1, .spx, none)',
+  'extension-unknown': 'audio called "not an audio file" for having no extension',
   'unsupported-format': '"unsupported", tags not read (WMA, APE, WavPack, Musepack, DSF, DFF)',
-  'unsupported-other':
-    '"unsupported" though ffmpeg decodes it (MPEG layer II, Matroska/WebM audio)',
   'video-file': 'a video with a sound track is not taken as audio',
   'invalid-in-file': 'intended: the file holds an invalid value and Courier asks for a fix',
   'v23-joined-list':
@@ -112,21 +110,6 @@ export const knownDifferences: Record<string, KnownDifference[]> = {
     },
   ],
 
-  // Audio Courier does not take by its name.
-  ...Object.fromEntries(
-    [1, 2, 3, 4, 5, 6, 7, 8].map((n) => [
-      `mp3/layer1/fl${n}.mp1`,
-      [{ checks: ['read'], category: 'extension-unknown', why: 'MPEG layer I (.mp1)' }],
-    ]),
-  ),
-  'female_scrub.spx': [{ checks: ['read'], category: 'extension-unknown', why: 'Speex (.spx)' }],
-  'ogg/speex-with-comments.spx': [
-    {
-      checks: ['read', 'title', 'artists', 'album'],
-      category: 'extension-unknown',
-      why: `Speex (.spx); ${unreadTags}`,
-    },
-  ],
   'mp3/1a643e9e0743dee8732554d0e870055a': [
     {
       checks: ['read', 'title', 'artists'],
@@ -209,49 +192,28 @@ export const knownDifferences: Record<string, KnownDifference[]> = {
     },
   ],
   'dsdiff/DSD64.dff': [{ checks: ['read'], category: 'unsupported-format', why: 'DSDIFF' }],
-  '1971 - 003 - Sweet - Co-Co - CannaPower.mp2': [
+  'matroska/no-duration.webm': [
     {
-      checks: ['read', 'title', 'artists', 'album', 'track', 'date'],
-      category: 'unsupported-other',
-      why: `MPEG layer II (.mp2); ${unreadTags}`,
+      checks: ['read'],
+      category: 'rejects-decodable',
+      why: 'WebM audio without a duration: no audio found, though ffmpeg decodes it',
     },
   ],
-  ...Object.fromEntries(
-    [10, 11, 12, 13, 14, 15, 16].map((n) => [
-      `mp3/layer2/fl${n}.mp2`,
-      [{ checks: ['read'], category: 'unsupported-other', why: 'MPEG layer II (.mp2)' }],
-    ]),
-  ),
-  ...Object.fromEntries(
-    [
-      'matroska/02 - Poxfil - Solid Ground (5 sec).mka',
-      'matroska/alac-in-matroska-short.mka',
-      'matroska/02 - Poxfil - Solid Ground (5 sec).opus.webm',
-      'matroska/My Baby Boy.webm',
-      'matroska/no-duration.webm',
-    ].map((file) => [
-      file,
-      [{ checks: ['read'], category: 'unsupported-other', why: 'Matroska or WebM audio' }],
-    ]),
-  ),
 
   // Video files whose sound track ffmpeg decodes.
   ...Object.fromEntries(
-    [
-      'asf/elephant.asf',
-      'matroska/big-buck-bunny_trailer-short.vp8.webm',
-      'matroska/matroska-test-w1-test5-short.mkv',
-      'ogg/short.ogv',
-    ].map((file) => [
-      file,
-      [
-        {
-          checks: ['read'],
-          category: 'video-file',
-          why: 'a video; Courier delivers audio masters',
-        },
+    ['asf/elephant.asf', 'matroska/matroska-test-w1-test5-short.mkv', 'ogg/short.ogv'].map(
+      (file) => [
+        file,
+        [
+          {
+            checks: ['read'],
+            category: 'video-file',
+            why: 'a video; Courier delivers audio masters',
+          },
+        ],
       ],
-    ]),
+    ),
   ),
 
   // The file is wrong, and Courier says so.
