@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import type { TrackStanding } from '../core/delivery/catalog-changes.js';
+import { standingText } from '../core/delivery/catalog-changes.js';
 import type { DeliveryRecord } from '../core/delivery/delivery-record.js';
 import {
   BlockedError,
@@ -48,22 +48,6 @@ function findingLine(f: PlanFinding): string {
       ' ',
     ),
   );
-}
-
-/** Counts of where tracks stand against the catalog, the zero ones left out. */
-function standingText(c: Record<TrackStanding, number>): string {
-  const parts = [
-    [c.new, 'new'],
-    [c.audio, 'new audio'],
-    [c.metadata, 'changed metadata'],
-    [c.unchanged, 'unchanged'],
-    [c.excluded, 'excluded'],
-    [c.skipped, 'skipped (errors)'],
-  ] as const;
-  return parts
-    .filter(([n]) => n > 0)
-    .map(([n, what]) => `${n} ${what}`)
-    .join(', ');
 }
 
 /** The plan as text: folder, keys, batches, findings. */

@@ -278,6 +278,24 @@ export function catalogChanges(args: {
 /** Where a track of the library stands for one delivery: against the catalog, or left out. */
 export type TrackStanding = TrackState | 'excluded' | 'skipped';
 
+/** What each standing is called, in the order the doors list them. */
+export const standingLabels: ReadonlyArray<readonly [TrackStanding, string]> = [
+  ['new', 'new'],
+  ['audio', 'new audio'],
+  ['metadata', 'changed metadata'],
+  ['unchanged', 'unchanged (not sent)'],
+  ['excluded', 'excluded'],
+  ['skipped', 'skipped (errors)'],
+];
+
+/** Counts of where tracks stand, the zero ones left out: "2 new, 1 skipped (errors)". */
+export function standingText(counts: Record<TrackStanding, number>): string {
+  return standingLabels
+    .filter(([key]) => counts[key] > 0)
+    .map(([key, label]) => `${counts[key]} ${label}`)
+    .join(', ');
+}
+
 /** A track left out of a delivery: excluded by the user, or skipped for its errors. */
 export interface LeftOutTrack {
   path: string;
