@@ -12,7 +12,11 @@ import {
   parseMappingYaml,
 } from '../../src-main/core/model/filename-mapping.js';
 import { clearedFields } from '../../src-main/core/model/ingestion-body.js';
-import { type DeliveryDefaults, deliveryDefaults } from '../../src-main/core/settings/settings.js';
+import {
+  type DeliveryDefaults,
+  deliveryDefaults,
+  interfaceDefaults,
+} from '../../src-main/core/settings/settings.js';
 import type {
   CourierApi,
   DeliveryPlanView,
@@ -91,7 +95,7 @@ export class DeliverState {
     this.#resetFor = { profile, settings: settings !== null };
     const defaults: DeliveryDefaults = settings
       ? deliveryDefaults(settings, profile)
-      : { mode: 'json', overwrite_audio_file: true, delete_delivered_file: true };
+      : interfaceDefaults;
     this.mode = defaults.mode;
     this.overwriteAudio = defaults.overwrite_audio_file;
     this.deleteDelivered = defaults.delete_delivered_file;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 import { deliveryModes } from '../delivery/delivery-summary.js';
 import { readJsonIfExists, writeJsonAtomic } from '../files/atomic-file.js';
-import type { DeliveryDefaults, Settings } from './settings.js';
+import { type DeliveryDefaults, interfaceDefaults, type Settings } from './settings.js';
 
 export type { Settings } from './settings.js';
 import { DEFAULT_CONCURRENCY } from '../storage/upload-queue.js';
@@ -15,7 +15,7 @@ import { DEFAULT_CONCURRENCY } from '../storage/upload-queue.js';
 export const defaultSettings: Settings = {
   concurrency: DEFAULT_CONCURRENCY,
   bandwidthLimitKiB: 0,
-  defaults: { mode: 'json', overwrite_audio_file: true, delete_delivered_file: true },
+  defaults: interfaceDefaults,
   profileDefaults: {},
   announceAbove: { tracks: 1_000, gib: 20 },
 };
@@ -48,7 +48,9 @@ export function normalizeSettings(raw: unknown): Settings {
   };
   const defaults = normalizeDefaults(given.defaults, defaultSettings.defaults);
   const saved =
-    given.profileDefaults && typeof given.profileDefaults === 'object'
+    given.profileDefaults &&
+    typeof given.profileDefaults === 'object' &&
+    !Array.isArray(given.profileDefaults)
       ? Object.entries(given.profileDefaults as Record<string, unknown>).slice(0, 500)
       : [];
   return {

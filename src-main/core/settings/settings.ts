@@ -11,6 +11,13 @@ export interface DeliveryDefaults {
   delete_delivered_file: boolean;
 }
 
+/** The interface's defaults (§ ingestion options): json, overwrite and delete delivered files. */
+export const interfaceDefaults: DeliveryDefaults = {
+  mode: 'json',
+  overwrite_audio_file: true,
+  delete_delivered_file: true,
+};
+
 /**
  * What a new delivery on a profile starts from: the defaults the user saved for that profile,
  * else the app's (the interface's unless changed in Settings). Every new delivery starts here,
