@@ -55,6 +55,10 @@ export interface ProbeResult {
   decodedFrames: number;
   /** ffprobe's error output, trimmed (decode errors of a damaged file land here). */
   errors: string;
+  /** How long the file says it is (ffprobe's format duration; estimated from the bitrate at worst). */
+  seconds?: number;
+  /** How much of its first audio stream ffmpeg decodes, in seconds. */
+  decodedSeconds?: number;
 }
 
 /** Everything the tools said about one file (what the cache holds). */
@@ -102,6 +106,7 @@ const run = (
 export function missingOracleTools(): string[] {
   const missing: string[] = [];
   if (spawnSync('ffprobe', ['-version']).status !== 0) missing.push('ffprobe');
+  if (spawnSync('ffmpeg', ['-version']).status !== 0) missing.push('ffmpeg');
   if (spawnSync('exiftool', ['-ver']).status !== 0) missing.push('exiftool');
   if (spawnSync(systemPython, ['-c', 'import mutagen']).status !== 0) {
     missing.push('python3-mutagen (/usr/bin/python3)');
@@ -127,7 +132,31 @@ interface FfprobeJson {
     disposition?: { attached_pic?: number };
     tags?: Record<string, string>;
   }>;
-  format?: { format_name?: string; tags?: Record<string, string> };
+  format?: { format_name?: string; duration?: string; tags?: Record<string, string> };
+}
+
+/** Seconds of the first audio stream ffmpeg decodes (its progress report's last out_time). */
+async function decodedSeconds(root: string, file: string): Promise<number | undefined> {
+  const { stdout } = await run(
+    'ffmpeg',
+    [
+      '-v',
+      'quiet',
+      '-nostdin',
+      '-i',
+      file,
+      '-map',
+      '0:a:0',
+      '-f',
+      'null',
+      '-',
+      '-progress',
+      'pipe:1',
+    ],
+    { cwd: root, timeoutMs: 20_000 },
+  );
+  const times = [...stdout.matchAll(/^out_time_us=(\d+)$/gm)].map((m) => Number(m[1]));
+  return times.length > 0 ? times[times.length - 1]! / 1e6 : undefined;
 }
 
 /** ffprobe's tag names (lower-cased) for each field, first found wins. */
@@ -180,6 +209,8 @@ async function probeFile(root: string, file: string): Promise<Omit<FileOracle, '
       ).length,
       decodedFrames: Number(audio[0]?.nb_read_frames ?? 0) || 0,
       errors: stderr.trim().slice(0, 400),
+      ...(Number(json.format?.duration) > 0 ? { seconds: Number(json.format!.duration) } : {}),
+      ...(audio.length > 0 ? { decodedSeconds: await decodedSeconds(root, file) } : {}),
     },
     readings: { ffprobe: reading },
   };

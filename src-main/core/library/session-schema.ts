@@ -61,6 +61,7 @@ const FindingSchema = v.strictObject({
   level: v.picklist(['error', 'warning']),
   field: v.optional(text(128)),
   message: text(4096),
+  code: v.optional(v.literal('cut-short')),
 });
 
 /** One row of the library: a granted file and what the user made of its metadata. */

@@ -81,6 +81,14 @@ export class BlockTokenizer extends AbstractTokenizer {
     return done;
   }
 
+  /**
+   * Random access for the checks that read a file's structure after parsing (`integrity.ts`):
+   * fills `target` from `position` through the same cache, whatever the tokenizer's position.
+   */
+  readAt(target: Uint8Array, position: number): Promise<number> {
+    return this.peekBuffer(target, { position, mayBeLess: true });
+  }
+
   async #block(index: number): Promise<Uint8Array> {
     const cached = this.#blocks.get(index);
     if (cached) return cached;

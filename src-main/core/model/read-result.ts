@@ -5,6 +5,7 @@
 import type { IAudioMetadata } from 'music-metadata';
 
 import { fileKind, unsupportedAudioMessage } from './audio-formats.js';
+import type { AudioProperties } from './audio-properties.js';
 import { draftToTrack, type TrackBody } from './ingestion-body.js';
 import { assignOuterIds, type OuterIdStrategy } from './outer-id.js';
 import type { DraftTrack, Finding } from './track.js';
@@ -16,6 +17,8 @@ export interface FileReadResult {
   file: string;
   draft: DraftTrack | null;
   findings: Finding[];
+  /** The master's QC properties (a file read as audio). */
+  audio?: AudioProperties;
 }
 
 /** Result for a file that is not read: not audio, unsupported audio or empty; null to read it. */
@@ -77,6 +80,8 @@ export interface ScanEntry {
   file: string;
   track: TrackBody | null;
   findings: Finding[];
+  /** The master's QC properties (a file read as audio). */
+  audio?: AudioProperties;
 }
 
 /**
@@ -107,11 +112,14 @@ export function finishScanDrafts(
   const byResult = new Map(readable.map((r, i) => [r, i] as const));
   return results.map((result) => {
     const i = byResult.get(result);
-    if (i === undefined) return { file: result.file, track: null, findings: result.findings };
+    const audio = result.audio ? { audio: result.audio } : {};
+    if (i === undefined)
+      return { file: result.file, track: null, findings: result.findings, ...audio };
     return {
       file: result.file,
       track: draftToTrack(drafts[i]!),
       findings: [...result.findings, ...validation[i]!],
+      ...audio,
       draft: drafts[i]!,
     };
   });
@@ -121,15 +129,16 @@ export function finishScanDrafts(
 const damageWarnings = [/exceeding file length/i, /end-of-stream reached/i, /corrupt ogg/i];
 
 /**
- * The result for a file music-metadata parsed: the draft, or an error when no audio was found,
- * plus an error when the parser saw the audio cut short.
+ * The result for a file music-metadata parsed: the draft, or an error when no audio was found;
+ * `damaged` when the parser saw the audio cut short (what the file's structure says decides:
+ * `read-audio.ts`).
  */
 export function parsedResult(
   file: string,
   meta: IAudioMetadata,
   /** Builds the draft; what it finds worth saying about the tags goes into `notes`. */
   draft: (notes: Finding[]) => DraftTrack,
-): FileReadResult {
+): FileReadResult & { damaged?: boolean } {
   const { format } = meta;
   if (!format.container || !format.codec || format.hasAudio === false) {
     return {
@@ -144,12 +153,8 @@ export function parsedResult(
     };
   }
   const findings: Finding[] = [];
-  const damage = meta.quality.warnings.find((w) => damageWarnings.some((re) => re.test(w.message)));
-  if (damage) {
-    findings.push({
-      level: 'error',
-      message: `the file seems truncated or damaged: ${damage.message}`,
-    });
-  }
-  return { file, draft: draft(findings), findings };
+  const damaged = meta.quality.warnings.some((w) =>
+    damageWarnings.some((re) => re.test(w.message)),
+  );
+  return { file, draft: draft(findings), findings, ...(damaged ? { damaged } : {}) };
 }

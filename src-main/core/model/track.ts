@@ -112,4 +112,6 @@ export interface Finding {
   /** The 2.4 field (`album.` prefix for album fields); absent for the file as a whole. */
   field?: string;
   message: string;
+  /** A finding the label may accept per track (`masters.ts`): 'cut-short'. */
+  code?: 'cut-short';
 }

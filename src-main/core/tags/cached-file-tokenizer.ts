@@ -6,7 +6,8 @@ import { type FileHandle, open } from 'node:fs/promises';
 
 import { BlockTokenizer, type ByteSource } from '../model/block-tokenizer.js';
 
-const cache = { blockSize: 64 * 1024, maxBlocks: 8 };
+/** How the CLI's scan caches a file's blocks. */
+export const fileCache = { blockSize: 64 * 1024, maxBlocks: 8 };
 
 /** A file handle as a `ByteSource`, closed with the tokenizer. */
 function fileSource(handle: FileHandle, size: number): ByteSource {
@@ -30,17 +31,22 @@ function fileSource(handle: FileHandle, size: number): ByteSource {
   };
 }
 
+/** Opens `path` as a `ByteSource`; whoever takes it must close it. */
+export async function openFileSource(path: string): Promise<ByteSource> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    return fileSource(handle, size);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
 /** The block-caching tokenizer over a file; create it with `open`. */
 export class CachedFileTokenizer extends BlockTokenizer {
   /** Opens `path` for parsing; the caller must close the tokenizer. */
   static async open(path: string): Promise<CachedFileTokenizer> {
-    const handle = await open(path, 'r');
-    try {
-      const { size } = await handle.stat();
-      return new CachedFileTokenizer(fileSource(handle, size), { path }, cache);
-    } catch (error) {
-      await handle.close();
-      throw error;
-    }
+    return new CachedFileTokenizer(await openFileSource(path), { path }, fileCache);
   }
 }

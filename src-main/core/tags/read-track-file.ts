@@ -1,41 +1,26 @@
 /** Reads one file of a scanned folder into a draft or findings (shared by the scan's threads). */
-import { parseFromTokenizer } from 'music-metadata';
-
 import { relativeName } from '../files/local-files.js';
-import {
-  type FileReadResult,
-  parsedResult,
-  precheckFile,
-  readFailure,
-} from '../model/read-result.js';
-import { draftFromMetadata } from '../model/tags-to-track.js';
-import { CachedFileTokenizer } from './cached-file-tokenizer.js';
+import type { ByteSource } from '../model/block-tokenizer.js';
+import { readAudio } from '../model/read-audio.js';
+import { type FileReadResult, precheckFile, readFailure } from '../model/read-result.js';
+import { fileCache, openFileSource } from './cached-file-tokenizer.js';
 
 /** The path of `path` under `root`: forward slashes, NFC (macOS writes NFD names). */
 export const toRelative = relativeName;
 
-/** Reads one file: skipped by name or size, else parsed (covers and duration skipped). */
+/** Reads one file: skipped by name or size, else parsed and checked (`readAudio`). */
 export async function readTrackFile(root: string, path: string): Promise<FileReadResult> {
   const file = toRelative(root, path);
   // Non-audio files are settled by name alone, without touching the disk.
   const byName = precheckFile(file, 1);
   if (byName) return byName;
-  let tokenizer: CachedFileTokenizer;
+  let source: ByteSource;
   try {
-    tokenizer = await CachedFileTokenizer.open(path);
+    source = await openFileSource(path);
   } catch (error) {
     return readFailure(file, error);
   }
-  try {
-    const empty = precheckFile(file, tokenizer.fileInfo.size);
-    if (empty) return empty;
-    const meta = await parseFromTokenizer(tokenizer, { skipCovers: true, duration: false });
-    return parsedResult(file, meta, (notes) => draftFromMetadata(meta, file, notes));
-  } catch (error) {
-    return readFailure(file, error);
-  } finally {
-    await tokenizer.close();
-  }
+  return readAudio(source, file, { cache: fileCache });
 }
 
 /** Reads files `concurrency` at a time; results in the order of `paths` (fewer if aborted). */

@@ -6,16 +6,9 @@
  * carries the file name, so the parser is chosen by extension as in the CLI's scan. Mapped by
  * core/model exactly as the CLI maps it. A bad file becomes findings, never a throw.
  */
-import { type IAudioMetadata, parseFromTokenizer } from 'music-metadata';
-
-import { BlockTokenizer, type ByteSource } from '../../../src-main/core/model/block-tokenizer.js';
-import {
-  type FileReadResult,
-  parsedResult,
-  precheckFile,
-  readFailure,
-} from '../../../src-main/core/model/read-result.js';
-import { draftFromMetadata } from '../../../src-main/core/model/tags-to-track.js';
+import type { ByteSource } from '../../../src-main/core/model/block-tokenizer.js';
+import { readAudio } from '../../../src-main/core/model/read-audio.js';
+import type { FileReadResult } from '../../../src-main/core/model/read-result.js';
 
 /** Larger blocks than the CLI's 64 KiB: a Blob read costs far more than a system call. */
 const cache = { blockSize: 256 * 1024, maxBlocks: 4 };
@@ -40,25 +33,10 @@ function blobSource(blob: Blob, size: number): ByteSource {
 }
 
 /** Reads `file` whose delivery-relative path is `relativePath` (forward slashes). */
-export async function readFileTags(file: Blob, relativePath: string): Promise<FileReadResult> {
-  const path = relativePath.normalize('NFC');
+export function readFileTags(file: Blob, relativePath: string): Promise<FileReadResult> {
   const size = file.size;
-  const skipped = precheckFile(path, size);
-  if (skipped) return skipped;
-  try {
-    const tokenizer = new BlockTokenizer(
-      blobSource(file, size),
-      { path, mimeType: file.type || undefined },
-      cache,
-    );
-    let meta: IAudioMetadata;
-    try {
-      meta = await parseFromTokenizer(tokenizer, { skipCovers: true, duration: false });
-    } finally {
-      await tokenizer.close();
-    }
-    return parsedResult(path, meta, (notes) => draftFromMetadata(meta, path, notes));
-  } catch (error) {
-    return readFailure(path, error);
-  }
+  return readAudio(blobSource(file, size), relativePath.normalize('NFC'), {
+    cache,
+    ...(file.type ? { mimeType: file.type } : {}),
+  });
 }

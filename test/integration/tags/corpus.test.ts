@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { cutShortCode } from '../../../src-main/core/model/masters.js';
 import type { FileReadResult } from '../../../src-main/core/model/read-result.js';
 import { finishScanDrafts } from '../../../src-main/core/model/read-result.js';
 import type { Finding } from '../../../src-main/core/model/track.js';
@@ -49,9 +50,41 @@ const rawLibraryText = [
   /End-Of-Stream|EndOfStreamError|Cannot read properties|is not a function/i,
 ];
 
-/** Read findings (not validation) that mean Courier did not take the file as audio. */
+/**
+ * Read findings (not validation) that mean Courier did not take the file as audio. A master cut
+ * short is taken (its tags read, its QC shown) and blocked until the label accepts it: the
+ * `cut-short` check below holds that finding to what ffmpeg decodes.
+ */
 function rejects(result: FileReadResult): boolean {
-  return result.draft === null || result.findings.some((f) => f.level === 'error');
+  return (
+    result.draft === null ||
+    result.findings.some((f) => f.level === 'error' && f.code !== cutShortCode)
+  );
+}
+
+/**
+ * Whether Courier's verdict on a master's integrity is ffmpeg's: a file ffmpeg decodes well
+ * short of the length it records must be found cut short, and a file found cut short must end,
+ * for ffmpeg, about where Courier says (within a second, or a tenth of its length).
+ */
+function integrityDifference(oracle: FileOracle, result: FileReadResult): string | null {
+  const { seconds, decodedSeconds } = oracle.probe;
+  const cutShort = result.findings.find((f) => f.code === cutShortCode);
+  if (decodedSeconds === undefined || !oracleDecodes(oracle)) return null;
+  const near = (a: number, b: number) => Math.abs(a - b) <= Math.max(1, 0.1 * Math.max(a, b));
+  if (!cutShort) {
+    if (seconds !== undefined && decodedSeconds < seconds - Math.max(1, 0.05 * seconds)) {
+      return `ffmpeg decodes ${decodedSeconds.toFixed(2)} s of the ${seconds.toFixed(2)} s it records; Courier finds it whole`;
+    }
+    return null;
+  }
+  const endsAt = /ends at (\d+):(\d+)(?:\.(\d))?/.exec(cutShort.message);
+  if (!endsAt) return `no "ends at" in: ${cutShort.message}`;
+  const courier = Number(endsAt[1]) * 60 + Number(endsAt[2]) + Number(endsAt[3] ?? 0) / 10;
+  if (!near(courier, decodedSeconds)) {
+    return `Courier: ${cutShort.message}; ffmpeg decodes ${decodedSeconds.toFixed(2)} s`;
+  }
+  return null;
 }
 
 /** Courier's reading of one corpus file. */
@@ -151,6 +184,8 @@ function differencesOf(oracle: FileOracle, courier: CourierReading) {
   const raw = findings.filter((f) => rawLibraryText.some((re) => re.test(f.message)));
   if (raw.length > 0) add('raw-text', raw.map((f) => f.message).join(' | '));
   const decodes = oracleDecodes(oracle);
+  const integrity = result && !rejects(result) ? integrityDifference(oracle, result) : null;
+  if (integrity) add('cut-short', integrity);
   if (decodes && result && rejects(result)) {
     add('read', `rejected: ${result.findings.map((f) => f.message).join(' | ')}`);
   }

@@ -32,21 +32,24 @@ describe.skipIf(missing.length > 0)('courier scan', () => {
     root = await fixtureFolder();
   });
 
-  it('prints one JSON array, one element per file, with exactly file, track and findings', async () => {
+  it('prints one JSON array, one element per file: file, track, findings and the audio QC', async () => {
     const { code, stdout } = await courier(['scan', root, '--json']);
     expect(code).toBe(0);
     const entries = JSON.parse(stdout) as Record<string, unknown>[];
     expect(Array.isArray(entries)).toBe(true);
     expect(entries).toHaveLength(combos.length + 3 + 5 + 2);
     for (const entry of entries) {
-      expect(Object.keys(entry)).toEqual(['file', 'track', 'findings']);
+      // A file read as audio has its QC properties; others have none.
+      expect(Object.keys(entry)).toEqual(
+        entry.audio ? ['file', 'track', 'findings', 'audio'] : ['file', 'track', 'findings'],
+      );
       expect(typeof entry.file).toBe('string');
       expect(entry.file).not.toMatch(/\\|^\//);
       for (const finding of entry.findings as Record<string, unknown>[]) {
         expect(['error', 'warning']).toContain(finding.level);
         expect(typeof finding.message).toBe('string');
         for (const key of Object.keys(finding))
-          expect(['level', 'field', 'message']).toContain(key);
+          expect(['level', 'field', 'message', 'code']).toContain(key);
       }
       const track = entry.track as Record<string, unknown> | null;
       if (track) {
@@ -61,6 +64,18 @@ describe.skipIf(missing.length > 0)('courier scan', () => {
     expect(flac).toStrictEqual({
       file: 'lossless/flac.flac',
       track: expectedTrack(i, 'lossless/flac.flac', 'vorbis'),
+      audio: {
+        format: 'flac',
+        container: 'FLAC',
+        codec: 'FLAC',
+        lossless: true,
+        sampleRate: 8000,
+        bitDepth: 16,
+        channels: expect.any(Number),
+        duration: expect.any(Number),
+        bitrate: expect.any(Number),
+        md5: true,
+      },
       // The fixtures share one album; the combos left out of this folder leave gaps in it.
       findings: [
         {

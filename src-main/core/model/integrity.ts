@@ -1,0 +1,626 @@
+/**
+ * Whether a master is whole, from its own structure: the length its header records against
+ * where its audio really ends, reading a few KiB at its start and end, never the whole file.
+ * MP3 (Xing/Info/VBRI frame and byte counts; the last frame complete), FLAC (STREAMINFO total
+ * samples against the last frame's position; the last frame's CRC), WAV and AIFF (the audio
+ * chunk's size against the file's), MP4 (the sample table against the file's size) and Ogg
+ * (the last page complete and marked as the end). Free of Node APIs: the renderer bundles it.
+ */
+import type { ByteSource } from './block-tokenizer.js';
+
+/** What the structure of a file says about its audio. */
+export interface Integrity {
+  /** `unchecked`: a format not checked here, or nothing to go on. */
+  state: 'complete' | 'cut-short' | 'unchecked';
+  /** Seconds of audio the file holds (cut-short), when measurable. */
+  endsAt?: number;
+  /** Seconds the header says the master lasts, when recorded. */
+  length?: number;
+  /** What is wrong, in a user's words (cut-short). */
+  detail?: string;
+  /** The full duration as measured from the structure (when music-metadata gives none). */
+  duration?: number;
+  /** A FLAC whose STREAMINFO holds the MD5 of its audio. */
+  md5?: boolean;
+}
+
+const unchecked: Integrity = { state: 'unchecked' };
+
+/** Reads up to `length` bytes at `position` (fewer at the end of the source). */
+async function readAt(source: ByteSource, position: number, length: number): Promise<Uint8Array> {
+  const n = Math.max(0, Math.min(length, source.size - position));
+  const buffer = new Uint8Array(n);
+  if (n === 0) return buffer;
+  const got = await source.read(buffer, position);
+  return buffer.subarray(0, got);
+}
+
+const ascii = (b: Uint8Array, at: number, length: number) =>
+  String.fromCharCode(...b.subarray(at, at + length));
+const u16be = (b: Uint8Array, at: number) => (b[at]! << 8) | b[at + 1]!;
+const u32be = (b: Uint8Array, at: number) =>
+  ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+const u32le = (b: Uint8Array, at: number) =>
+  (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+const u64 = (hi: number, lo: number) => hi * 2 ** 32 + lo;
+
+/** Where the ID3v2 tags at the start of a file end (several may follow one another). */
+async function afterId3v2(source: ByteSource): Promise<number> {
+  let position = 0;
+  for (let i = 0; i < 8; i++) {
+    const head = await readAt(source, position, 10);
+    if (head.length < 10 || ascii(head, 0, 3) !== 'ID3') break;
+    const size = ((head[6]! & 0x7f) << 21) | ((head[7]! & 0x7f) << 14) | ((head[8]! & 0x7f) << 7);
+    position += 10 + (size | (head[9]! & 0x7f)) + (head[5]! & 0x10 ? 10 : 0);
+  }
+  return position;
+}
+
+/** Where the audio ends: before ID3v1, APEv2 and Lyrics3v2 tags at the end of the file. */
+async function beforeTrailingTags(source: ByteSource, start: number): Promise<number> {
+  let end = source.size;
+  for (let i = 0; i < 4 && end > start; i++) {
+    const tail = await readAt(source, Math.max(start, end - 160), Math.min(160, end - start));
+    const at = (offset: number) => tail.length - offset;
+    if (tail.length >= 128 && ascii(tail, at(128), 3) === 'TAG') {
+      end -= 128;
+    } else if (tail.length >= 32 && ascii(tail, at(32), 8) === 'APETAGEX') {
+      const size = u32le(tail, at(32) + 12);
+      const hasHeader = (u32le(tail, at(32) + 20) & 0x80000000) !== 0;
+      end -= size + (hasHeader ? 32 : 0);
+    } else if (tail.length >= 15 && ascii(tail, at(9), 9) === 'LYRICS200') {
+      const size = Number(ascii(tail, at(15), 6));
+      if (!Number.isInteger(size)) break;
+      end -= 15 + size;
+    } else {
+      break;
+    }
+  }
+  return Math.max(start, end);
+}
+
+/**
+ * Where a run of zero bytes ending at `end` starts (`end` when there is none): a download that
+ * stopped leaves its file at full size with zeros where the rest of the audio should be.
+ */
+async function zeroRunStart(source: ByteSource, start: number, end: number): Promise<number> {
+  const chunk = 64 * 1024;
+  let position = end;
+  while (position > start && end - position < 256 * 1024 * 1024) {
+    const from = Math.max(start, position - chunk);
+    const bytes = await readAt(source, from, position - from);
+    let i = bytes.length;
+    while (i > 0 && bytes[i - 1] === 0) i--;
+    position = from + i;
+    if (i > 0) break;
+  }
+  return position;
+}
+
+/** Trailing zeros worth reporting in a compressed stream (encoders pad a few bytes at most). */
+const zeroRunMinimum = 4096;
+
+const zerosDetail = (bytes: number) =>
+  `its last ${Math.round(bytes / 1024).toLocaleString('en')} KiB are zeros, as a download that stopped leaves a file`;
+
+// ---- MPEG audio (MP3, layers I and II) ----
+
+interface MpegFrame {
+  version: 1 | 2 | 25;
+  layer: 1 | 2 | 3;
+  bitrate: number;
+  sampleRate: number;
+  mono: boolean;
+  length: number;
+  samples: number;
+}
+
+const mpegBitrates: Record<string, number[]> = {
+  '1-1': [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],
+  '1-2': [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],
+  '1-3': [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
+  '2-1': [0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],
+  '2-2': [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+};
+const mpegRates: Record<number, number[]> = {
+  1: [44100, 48000, 32000],
+  2: [22050, 24000, 16000],
+  25: [11025, 12000, 8000],
+};
+
+/** The MPEG audio frame header at `at`, or null (free-format frames are not followed). */
+function mpegFrame(b: Uint8Array, at: number): MpegFrame | null {
+  if (at + 4 > b.length || b[at] !== 0xff || (b[at + 1]! & 0xe0) !== 0xe0) return null;
+  const versionBits = (b[at + 1]! >> 3) & 3;
+  const layerBits = (b[at + 1]! >> 1) & 3;
+  const bitrateIndex = b[at + 2]! >> 4;
+  const rateIndex = (b[at + 2]! >> 2) & 3;
+  if (versionBits === 1 || layerBits === 0 || bitrateIndex === 0 || bitrateIndex === 15) {
+    return null;
+  }
+  if (rateIndex === 3) return null;
+  const version = versionBits === 3 ? 1 : versionBits === 2 ? 2 : 25;
+  const layer = (4 - layerBits) as 1 | 2 | 3;
+  const table = version === 1 ? `1-${layer}` : layer === 1 ? '2-1' : '2-2';
+  const bitrate = mpegBitrates[table]![bitrateIndex]!;
+  const sampleRate = mpegRates[version]![rateIndex]!;
+  const padding = (b[at + 2]! >> 1) & 1;
+  const length =
+    layer === 1
+      ? Math.floor((12000 * bitrate) / sampleRate + padding) * 4
+      : Math.floor(((layer === 3 && version !== 1 ? 72000 : 144000) * bitrate) / sampleRate) +
+        padding;
+  const samples = layer === 1 ? 384 : layer === 3 && version !== 1 ? 576 : 1152;
+  return { version, layer, bitrate, sampleRate, mono: b[at + 3]! >> 6 === 3, length, samples };
+}
+
+/** Bytes per second of the frames chained from `first` in `head` (VBR without a header too). */
+function averageBytesPerSecond(head: Uint8Array, first: number, frame: MpegFrame): number {
+  let bytes = 0;
+  let seconds = 0;
+  for (let at = first, f = mpegFrame(head, at); f && sameStream(f, frame);) {
+    bytes += f.length;
+    seconds += f.samples / f.sampleRate;
+    at += f.length;
+    f = mpegFrame(head, at);
+  }
+  return seconds > 0 ? bytes / seconds : (frame.bitrate * 1000) / 8;
+}
+
+const sameStream = (a: MpegFrame, b: MpegFrame) =>
+  a.version === b.version && a.layer === b.layer && a.sampleRate === b.sampleRate;
+
+/** The frame count and byte count an Xing/Info or VBRI header records in the first frame. */
+function vbrHeader(b: Uint8Array, at: number, frame: MpegFrame) {
+  const side = frame.version === 1 ? (frame.mono ? 17 : 32) : frame.mono ? 9 : 17;
+  const xing = at + 4 + side;
+  const tag = ascii(b, xing, 4);
+  if (tag === 'Xing' || tag === 'Info') {
+    const flags = u32be(b, xing + 4);
+    let field = xing + 8;
+    const frames = flags & 1 ? u32be(b, field) : undefined;
+    if (flags & 1) field += 4;
+    const bytes = flags & 2 ? u32be(b, field) : undefined;
+    return { frames, bytes };
+  }
+  if (ascii(b, at + 36, 4) === 'VBRI') {
+    return { bytes: u32be(b, at + 36 + 10), frames: u32be(b, at + 36 + 14) };
+  }
+  return { frames: undefined, bytes: undefined };
+}
+
+async function checkMpeg(source: ByteSource): Promise<Integrity> {
+  const start = await afterId3v2(source);
+  const head = await readAt(source, start, 64 * 1024);
+  // The first frame: a header followed by another of the same stream (or the end of the file).
+  let first = -1;
+  let frame: MpegFrame | null = null;
+  for (let i = 0; i + 4 <= head.length; i++) {
+    const f = mpegFrame(head, i);
+    if (!f) continue;
+    const next = mpegFrame(head, i + f.length);
+    if ((next && sameStream(f, next)) || start + i + f.length >= source.size) {
+      first = i;
+      frame = f;
+      break;
+    }
+  }
+  if (!frame) return unchecked;
+  const audioStart = start + first;
+  const fullEnd = await beforeTrailingTags(source, audioStart);
+  const zeros = await zeroRunStart(source, audioStart, fullEnd);
+  const end = fullEnd - zeros >= zeroRunMinimum ? zeros : fullEnd;
+  const { frames, bytes } = vbrHeader(head, first, frame);
+  const length = frames ? (frames * frame.samples) / frame.sampleRate : undefined;
+  const bytesPerSecond =
+    bytes && length ? bytes / length : averageBytesPerSecond(head, first, frame);
+  const at = (position: number) => (position - audioStart) / bytesPerSecond;
+  const duration = length ?? at(fullEnd);
+  if (end < fullEnd) {
+    return cut(at(end), duration, zerosDetail(fullEnd - end));
+  }
+  // Cut where the recorded byte count says more follows (a frame of slack for writers' rounding).
+  if (bytes && length && audioStart + bytes > end + frame.length * 2) {
+    return cut(at(end), length, 'the audio ends before the length recorded in its first frame');
+  }
+  // Otherwise the last frame must be whole: a chain of frames in the tail reaches the end.
+  const tailStart = Math.max(audioStart, end - 16 * 1024);
+  const tail = await readAt(source, tailStart, end - tailStart);
+  // A frame counts when the one before it in the tail ends where it starts.
+  const ends = new Set<number>();
+  let lastChained = -1;
+  for (let i = 0; i + 4 <= tail.length; i++) {
+    const f = mpegFrame(tail, i);
+    if (!f || !sameStream(f, frame)) continue;
+    ends.add(i + f.length);
+    if (!ends.has(i) && tailStart + i !== audioStart) continue;
+    if (i + f.length === tail.length) return { state: 'complete', duration };
+    if (i + f.length > tail.length) lastChained = i;
+  }
+  if (lastChained >= 0) {
+    return cut(
+      at(tailStart + lastChained),
+      length,
+      'the last MPEG frame is incomplete, so the file was cut short',
+    );
+  }
+  return { state: 'complete', duration };
+}
+
+// ---- FLAC ----
+
+function crc8(b: Uint8Array, from: number, to: number): number {
+  let crc = 0;
+  for (let i = from; i < to; i++) {
+    crc ^= b[i]!;
+    for (let k = 0; k < 8; k++) crc = crc & 0x80 ? ((crc << 1) ^ 0x07) & 0xff : (crc << 1) & 0xff;
+  }
+  return crc;
+}
+
+function crc16(b: Uint8Array, from: number, to: number): number {
+  let crc = 0;
+  for (let i = from; i < to; i++) {
+    crc ^= b[i]! << 8;
+    for (let k = 0; k < 8; k++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x8005) & 0xffff : crc << 1;
+  }
+  return crc & 0xffff;
+}
+
+/** A FLAC frame header at `at` (CRC-8 checked): its first sample and its block size. */
+function flacFrame(b: Uint8Array, at: number, fixedBlock: number) {
+  if (at + 6 > b.length || b[at] !== 0xff || (b[at + 1]! & 0xfe) !== 0xf8) return null;
+  const variable = (b[at + 1]! & 1) === 1;
+  const sizeCode = b[at + 2]! >> 4;
+  const rateCode = b[at + 2]! & 0x0f;
+  const channels = b[at + 3]! >> 4;
+  const depthCode = (b[at + 3]! >> 1) & 7;
+  if (sizeCode === 0 || rateCode === 15 || channels > 10 || depthCode === 3 || b[at + 3]! & 1) {
+    return null;
+  }
+  // The frame or sample number, UTF-8 coded on 1 to 7 bytes.
+  let p = at + 4;
+  const lead = b[p]!;
+  let extra = 0;
+  let number = 0;
+  if (lead < 0x80) number = lead;
+  else if (lead >= 0xc0 && lead < 0xfe) {
+    extra = lead >= 0xfc ? 5 : lead >= 0xf8 ? 4 : lead >= 0xf0 ? 3 : lead >= 0xe0 ? 2 : 1;
+    number = lead & (0x3f >> extra);
+  } else if (lead === 0xfe) {
+    extra = 6;
+  } else return null;
+  for (let k = 1; k <= extra; k++) {
+    const c = b[p + k];
+    if (c === undefined || (c & 0xc0) !== 0x80) return null;
+    number = number * 64 + (c & 0x3f);
+  }
+  p += 1 + extra;
+  let block: number;
+  if (sizeCode === 1) block = 192;
+  else if (sizeCode <= 5) block = 576 << (sizeCode - 2);
+  else if (sizeCode === 6) block = (b[p++] ?? 0) + 1;
+  else if (sizeCode === 7) {
+    block = u16be(b, p) + 1;
+    p += 2;
+  } else block = 256 << (sizeCode - 8);
+  if (rateCode === 12) p += 1;
+  else if (rateCode === 13 || rateCode === 14) p += 2;
+  if (p >= b.length || crc8(b, at, p) !== b[p]) return null;
+  return { sample: variable ? number : number * fixedBlock, block };
+}
+
+async function checkFlac(source: ByteSource): Promise<Integrity> {
+  const start = await afterId3v2(source);
+  const head = await readAt(source, start, 42);
+  if (head.length < 42 || ascii(head, 0, 4) !== 'fLaC' || (head[4]! & 0x7f) !== 0) return unchecked;
+  const info = head.subarray(8);
+  const maxBlock = u16be(info, 2);
+  const maxFrame = (info[7]! << 16) | (info[8]! << 8) | info[9]!;
+  const sampleRate = (info[10]! << 12) | (info[11]! << 4) | (info[12]! >> 4);
+  const total = u64(info[13]! & 0x0f, u32be(info, 14));
+  const md5 = info.subarray(18, 34).some((x) => x !== 0);
+  if (!sampleRate || !total) return { state: 'unchecked', md5 };
+  const length = total / sampleRate;
+  const fullEnd = await beforeTrailingTags(source, start);
+  const zeros = await zeroRunStart(source, start, fullEnd);
+  const end = fullEnd - zeros >= zeroRunMinimum ? zeros : fullEnd;
+  const span = Math.max(64 * 1024, maxFrame * 3);
+  const tailStart = Math.max(start, end - span);
+  const tail = await readAt(source, tailStart, end - tailStart);
+  let last: { at: number; sample: number; block: number } | null = null;
+  for (let i = 0; i < tail.length - 6; i++) {
+    if (tail[i] !== 0xff) continue;
+    const f = flacFrame(tail, i, maxBlock);
+    if (f && f.sample < total && (!last || f.sample > last.sample)) last = { at: i, ...f };
+  }
+  if (!last) return { state: 'unchecked', md5 };
+  if (last.sample + last.block < total) {
+    const detail =
+      end < fullEnd ? zerosDetail(fullEnd - end) : 'the audio ends before STREAMINFO says';
+    return { ...cut(last.sample / sampleRate, length, detail), md5 };
+  }
+  // The last frame, CRC-16 included, must reach the end of the audio.
+  const crc = tail.length >= 2 ? u16be(tail, tail.length - 2) : -1;
+  if (crc16(tail, last.at, tail.length - 2) !== crc) {
+    return { ...cut(last.sample / sampleRate, length, 'the last FLAC frame is incomplete'), md5 };
+  }
+  return { state: 'complete', md5 };
+}
+
+// ---- WAV and AIFF ----
+
+async function checkWave(source: ByteSource): Promise<Integrity> {
+  const head = await readAt(source, 0, 12);
+  const riff = ascii(head, 0, 4);
+  if (head.length < 12 || (riff !== 'RIFF' && riff !== 'RF64') || ascii(head, 8, 4) !== 'WAVE') {
+    return unchecked;
+  }
+  let position = 12;
+  let byteRate = 0;
+  let ds64Data: number | undefined;
+  for (let i = 0; i < 1000 && position + 8 <= source.size; i++) {
+    const chunk = await readAt(source, position, 8 + 36);
+    const id = ascii(chunk, 0, 4);
+    const size = u32le(chunk, 4);
+    if (id === 'fmt ') byteRate = u32le(chunk, 8 + 8);
+    if (id === 'ds64') ds64Data = u64(u32le(chunk, 8 + 12), u32le(chunk, 8 + 8));
+    if (id === 'data') {
+      const dataStart = position + 8;
+      const have = source.size - dataStart;
+      const declared = size === 0xffffffff && ds64Data !== undefined ? ds64Data : size;
+      // A streamed WAV's writer could not go back to fill the size in: all of the file is audio.
+      const streamed = declared === 0xffffffff || declared === 0;
+      if (!byteRate) return unchecked;
+      if (streamed || declared <= have) {
+        return { state: 'complete', duration: (streamed ? have : declared) / byteRate };
+      }
+      return cut(have / byteRate, declared / byteRate, 'the data chunk is longer than the file');
+    }
+    position += 8 + size + (size & 1);
+  }
+  return unchecked;
+}
+
+/** An 80-bit IEEE 754 extended number (AIFF's sample rate). */
+function extended(b: Uint8Array, at: number): number {
+  const exponent = ((b[at]! & 0x7f) << 8) | b[at + 1]!;
+  const mantissa = u64(u32be(b, at + 2), u32be(b, at + 6));
+  return mantissa * 2 ** (exponent - 16383 - 63);
+}
+
+async function checkAiff(source: ByteSource): Promise<Integrity> {
+  const head = await readAt(source, 0, 12);
+  const kind = ascii(head, 8, 4);
+  if (head.length < 12 || ascii(head, 0, 4) !== 'FORM' || (kind !== 'AIFF' && kind !== 'AIFC')) {
+    return unchecked;
+  }
+  let position = 12;
+  let length: number | undefined;
+  for (let i = 0; i < 1000 && position + 8 <= source.size; i++) {
+    const chunk = await readAt(source, position, 8 + 18);
+    const id = ascii(chunk, 0, 4);
+    const size = u32be(chunk, 4);
+    if (id === 'COMM' && chunk.length >= 26) {
+      const rate = extended(chunk, 8 + 8);
+      if (rate > 0) length = u32be(chunk, 8 + 2) / rate;
+    }
+    if (id === 'SSND') {
+      if (length === undefined) return unchecked;
+      const have = source.size - position - 8;
+      if (size <= have) return { state: 'complete', duration: length };
+      return cut((length * have) / size, length, 'the sound data chunk is longer than the file');
+    }
+    position += 8 + size + (size & 1);
+  }
+  return unchecked;
+}
+
+// ---- MP4 ----
+
+interface Box {
+  type: string;
+  start: number;
+  /** Where the box's content starts. */
+  body: number;
+  end: number;
+}
+
+/** The boxes in `b` between `from` and `to` (their ends may pass `to` when the data is cut). */
+function boxesIn(b: Uint8Array, from: number, to: number, offset = 0): Box[] {
+  const boxes: Box[] = [];
+  let p = from;
+  while (p + 8 <= to) {
+    let size = u32be(b, p);
+    let body = p + 8;
+    if (size === 1) {
+      size = u64(u32be(b, p + 8), u32be(b, p + 12));
+      body += 8;
+    } else if (size === 0) size = to - p;
+    if (size < 8) break;
+    boxes.push({
+      type: ascii(b, p + 4, 4),
+      start: p + offset,
+      body: body + offset,
+      end: p + size + offset,
+    });
+    p += size;
+  }
+  return boxes;
+}
+
+const child = (b: Uint8Array, box: Box | undefined, type: string) =>
+  box ? boxesIn(b, box.body, Math.min(box.end, b.length)).find((c) => c.type === type) : undefined;
+
+/** Where a track's samples are and how long each lasts, from its sample table. */
+function sampleTable(b: Uint8Array, trak: Box) {
+  const mdia = child(b, trak, 'mdia');
+  const hdlr = child(b, mdia, 'hdlr');
+  if (!hdlr || ascii(b, hdlr.body + 8, 4) !== 'soun') return null;
+  const mdhd = child(b, mdia, 'mdhd');
+  const stbl = child(b, child(b, mdia, 'minf'), 'stbl');
+  if (!mdhd || !stbl) return null;
+  const v1 = b[mdhd.body] === 1;
+  const timescale = u32be(b, mdhd.body + (v1 ? 20 : 12));
+  const stsz = child(b, stbl, 'stsz');
+  const stsc = child(b, stbl, 'stsc');
+  const stco = child(b, stbl, 'stco') ?? child(b, stbl, 'co64');
+  const stts = child(b, stbl, 'stts');
+  if (!timescale || !stsz || !stsc || !stco || !stts) return null;
+  const fixed = u32be(b, stsz.body + 4);
+  const count = u32be(b, stsz.body + 8);
+  const sizeOf = (i: number) => fixed || u32be(b, stsz.body + 12 + 4 * i);
+  const chunks = u32be(b, stco.body + 4);
+  const wide = stco.type === 'co64';
+  const offsetOf = (i: number) =>
+    wide
+      ? u64(u32be(b, stco.body + 8 + 8 * i), u32be(b, stco.body + 12 + 8 * i))
+      : u32be(b, stco.body + 8 + 4 * i);
+  const runs = Array.from({ length: u32be(b, stsc.body + 4) }, (_, i) => ({
+    first: u32be(b, stsc.body + 8 + 12 * i),
+    perChunk: u32be(b, stsc.body + 12 + 12 * i),
+  }));
+  const deltas = Array.from({ length: u32be(b, stts.body + 4) }, (_, i) => ({
+    count: u32be(b, stts.body + 8 + 8 * i),
+    delta: u32be(b, stts.body + 12 + 8 * i),
+  }));
+  return { timescale, count, sizeOf, chunks, offsetOf, runs, deltas };
+}
+
+/** Seconds of the first `samples` samples. */
+function timeOf(deltas: { count: number; delta: number }[], samples: number, timescale: number) {
+  let left = samples;
+  let units = 0;
+  for (const d of deltas) {
+    const n = Math.min(left, d.count);
+    units += n * d.delta;
+    left -= n;
+    if (left === 0) break;
+  }
+  return units / timescale;
+}
+
+async function checkMp4(source: ByteSource): Promise<Integrity> {
+  const top: Box[] = [];
+  let position = 0;
+  for (let i = 0; i < 1000 && position + 8 <= source.size; i++) {
+    const head = await readAt(source, position, 16);
+    let size = u32be(head, 0);
+    let body = position + 8;
+    if (size === 1 && head.length >= 16) {
+      size = u64(u32be(head, 8), u32be(head, 12));
+      body += 8;
+    } else if (size === 0) size = source.size - position;
+    if (size < 8) break;
+    top.push({ type: ascii(head, 4, 4), start: position, body, end: position + size });
+    position += size;
+  }
+  const moov = top.find((b) => b.type === 'moov');
+  if (!moov || top.some((b) => b.type === 'moof') || moov.end > source.size) return unchecked;
+  // Zeros after the index, where the samples should be: a download that stopped.
+  const zeros = await zeroRunStart(source, moov.end, source.size);
+  const end = source.size - zeros >= zeroRunMinimum ? zeros : source.size;
+  if (moov.end - moov.start > 64 * 1024 * 1024) return unchecked;
+  const b = await readAt(source, moov.start, moov.end - moov.start);
+  const moovBox = { type: 'moov', start: 0, body: moov.body - moov.start, end: b.length };
+  const traks = boxesIn(b, moovBox.body, b.length).filter((c) => c.type === 'trak');
+  for (const trak of traks) {
+    const table = sampleTable(b, trak);
+    if (!table) continue;
+    const length = timeOf(table.deltas, table.count, table.timescale);
+    // Walks the samples chunk by chunk: the first one that ends past the file is where it cuts.
+    let sample = 0;
+    for (let chunk = 0; chunk < table.chunks && sample < table.count; chunk++) {
+      const run = [...table.runs].reverse().find((r) => r.first <= chunk + 1);
+      let offset = table.offsetOf(chunk);
+      for (let k = 0; k < (run?.perChunk ?? 1) && sample < table.count; k++, sample++) {
+        offset += table.sizeOf(sample);
+        if (offset > end) {
+          return cut(
+            timeOf(table.deltas, sample, table.timescale),
+            length,
+            end < source.size
+              ? zerosDetail(source.size - end)
+              : 'the audio data ends before its index says',
+          );
+        }
+      }
+    }
+    return { state: 'complete', duration: length };
+  }
+  return unchecked;
+}
+
+// ---- Ogg ----
+
+async function checkOgg(source: ByteSource, rate: number | undefined): Promise<Integrity> {
+  const zeros = await zeroRunStart(source, 0, source.size);
+  const zeroed = source.size - zeros >= zeroRunMinimum;
+  const end = zeroed ? zeros : source.size;
+  const tailStart = Math.max(0, end - 70 * 1024);
+  const tail = await readAt(source, tailStart, end - tailStart);
+  let lastWhole: { granule: number; eos: boolean } | null = null;
+  let cutPage = false;
+  for (let i = 0; i + 27 <= tail.length; i++) {
+    if (tail[i] !== 0x4f || ascii(tail, i, 4) !== 'OggS' || tail[i + 4] !== 0) continue;
+    const segments = tail[i + 26]!;
+    if (i + 27 + segments > tail.length) {
+      cutPage = true;
+      continue;
+    }
+    let size = 27 + segments;
+    for (let k = 0; k < segments; k++) size += tail[i + 27 + k]!;
+    if (i + size > tail.length) {
+      cutPage = true;
+      continue;
+    }
+    // A granule position of -1: no packet ends on this page; the one before still holds.
+    const high = u32le(tail, i + 10);
+    const low = u32le(tail, i + 6);
+    const granule: number =
+      high === 0xffffffff && low === 0xffffffff ? (lastWhole?.granule ?? 0) : u64(high, low);
+    cutPage = false;
+    lastWhole = { granule, eos: (tail[i + 5]! & 4) !== 0 };
+    i += size - 1;
+  }
+  if (!lastWhole) return unchecked;
+  const endsAt = rate ? lastWhole.granule / rate : undefined;
+  if (zeroed) return cut(endsAt, undefined, zerosDetail(source.size - end));
+  if (cutPage) return cut(endsAt, undefined, 'its last Ogg page is incomplete');
+  if (!lastWhole.eos) return cut(endsAt, undefined, 'the Ogg stream has no end-of-stream page');
+  return { state: 'complete', ...(endsAt ? { duration: endsAt } : {}) };
+}
+
+function cut(endsAt: number | undefined, length: number | undefined, detail: string): Integrity {
+  return {
+    state: 'cut-short',
+    detail,
+    ...(endsAt !== undefined && Number.isFinite(endsAt) ? { endsAt: Math.max(0, endsAt) } : {}),
+    ...(length !== undefined && Number.isFinite(length) ? { length, duration: length } : {}),
+  };
+}
+
+/**
+ * Checks a file whose container music-metadata named. `rate` is the rate of an Ogg stream's
+ * granule positions (48 kHz for Opus). A structure too odd to follow is `unchecked`, never a throw.
+ */
+export async function checkIntegrity(
+  source: ByteSource,
+  container: string,
+  rate?: number,
+): Promise<Integrity> {
+  const c = container.toLowerCase();
+  try {
+    if (c === 'mpeg') return await checkMpeg(source);
+    if (c === 'flac') return await checkFlac(source);
+    if (c === 'wave' || c === 'rf64') return await checkWave(source);
+    if (c.startsWith('aiff')) return await checkAiff(source);
+    if (c === 'ogg') return await checkOgg(source, rate);
+    if (c.startsWith('m4a') || /^(isom|iso\d|mp4\d|mp42|qt|3gp)/.test(c)) {
+      return await checkMp4(source);
+    }
+  } catch {
+    // A structure that cannot be followed says nothing either way.
+  }
+  return unchecked;
+}

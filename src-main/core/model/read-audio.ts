@@ -1,0 +1,112 @@
+/**
+ * Reads one audio file, the same for the CLI's scan (a file handle) and the renderer's tags
+ * workers (a Blob): skipped by name or size, else parsed by music-metadata (covers and duration
+ * skipped) over the block-caching tokenizer, then its QC: the master's properties and whether
+ * its structure says it is whole (`integrity.ts`, a few KiB read at its start and end). A bad
+ * file becomes findings, never a throw. Free of Node APIs: the renderer bundles it.
+ */
+import { type IAudioMetadata, parseFromTokenizer } from 'music-metadata';
+
+import { audioPropertiesOf } from './audio-properties.js';
+import { type BlockCacheOptions, BlockTokenizer, type ByteSource } from './block-tokenizer.js';
+import { checkIntegrity } from './integrity.js';
+import { damagedFinding, integrityFinding } from './masters.js';
+import { type FileReadResult, parsedResult, precheckFile, readFailure } from './read-result.js';
+import { draftFromMetadata } from './tags-to-track.js';
+
+/** Reads `source`, the file whose delivery-relative path is `file` (forward slashes, NFC). */
+export async function readAudio(
+  source: ByteSource,
+  file: string,
+  options: { cache: BlockCacheOptions; mimeType?: string },
+): Promise<FileReadResult> {
+  const skipped = precheckFile(file, source.size);
+  if (skipped) {
+    await source.close?.();
+    return skipped;
+  }
+  const info = { path: file, ...(options.mimeType ? { mimeType: options.mimeType } : {}) };
+  const tokenizer = new BlockTokenizer(rf64AsRiff(source), info, options.cache);
+  try {
+    let meta: IAudioMetadata;
+    let result: ReturnType<typeof parsedResult>;
+    try {
+      meta = await parseFromTokenizer(tokenizer, { skipCovers: true, duration: false });
+      result = parsedResult(file, meta, (notes) => draftFromMetadata(meta, file, notes));
+      if (!result.draft) throw new Error('no audio found');
+    } catch (error) {
+      // A master cut short can end inside a box or chunk whose size the parser checks against
+      // the file's (an MP4's mdat): parsed again as if the rest were there, its tags and format
+      // are read, and the integrity check below says what is missing.
+      const lenient = await parseLeniently(source, info, options.cache);
+      if (!lenient) throw error;
+      meta = lenient;
+      result = parsedResult(file, meta, (notes) => draftFromMetadata(meta, file, notes));
+      if (!result.draft) throw error;
+    }
+    const { format } = meta;
+    const granuleRate = format.codec?.toLowerCase().startsWith('opus') ? 48_000 : format.sampleRate;
+    const integrity = await checkIntegrity(
+      { size: source.size, read: (target, position) => tokenizer.readAt(target, position) },
+      format.container ?? '',
+      granuleRate,
+    );
+    const audio = audioPropertiesOf(format, integrity);
+    const finding =
+      integrityFinding(integrity) ??
+      (integrity.state === 'unchecked' && result.damaged ? damagedFinding() : null);
+    const findings = finding ? [...result.findings, finding] : result.findings;
+    return { file: result.file, draft: result.draft, findings, audio };
+  } catch (error) {
+    return readFailure(file, error);
+  } finally {
+    await tokenizer.close();
+  }
+}
+
+/** Much more than any file holds: the size a lenient parse is told. */
+const lenientSize = 2 ** 40;
+
+/** music-metadata's reading of `source` told it is larger than it is; null when that fails too. */
+async function parseLeniently(
+  source: ByteSource,
+  info: { path: string; mimeType?: string },
+  cache: BlockCacheOptions,
+): Promise<IAudioMetadata | null> {
+  // The source is not closed here: the strict tokenizer owns it.
+  const padded: ByteSource = {
+    size: source.size + lenientSize,
+    read: (target, position) =>
+      position >= source.size ? Promise.resolve(0) : source.read(target, position),
+  };
+  try {
+    const meta = await parseFromTokenizer(new BlockTokenizer(rf64AsRiff(padded), info, cache), {
+      skipCovers: true,
+      duration: false,
+    });
+    return meta.format.container && meta.format.codec ? meta : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * RF64 (a WAV over 4 GiB, broadcast's format) is RIFF with its sizes in a ds64 chunk, and
+ * music-metadata reads RIFF only: it is shown the file starting "RIFF", so its format and tags
+ * are read; its data size 0xFFFFFFFF then reads as a streamed WAV's, and `integrity.ts` checks
+ * the ds64 size.
+ */
+function rf64AsRiff(source: ByteSource): ByteSource {
+  return {
+    size: source.size,
+    async read(target, position) {
+      const n = await source.read(target, position);
+      if (position === 0 && n >= 12 && target[0] === 0x52 && target[1] === 0x46) {
+        const head = String.fromCharCode(...target.subarray(0, 4), ...target.subarray(8, 12));
+        if (head === 'RF64WAVE') target.set([0x52, 0x49, 0x46, 0x46], 0);
+      }
+      return n;
+    },
+    ...(source.close ? { close: () => source.close!() } : {}),
+  };
+}

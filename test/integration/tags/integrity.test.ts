@@ -1,0 +1,286 @@
+/**
+ * Masters QC on masters made here the way encoders write them (ffmpeg: LAME CBR with and
+ * without an Info frame, VBR, MPEG layer II, FLAC 16/44.1 and 24/96, WAV, RF64, AIFF, AAC with
+ * its index first or last, ALAC, Vorbis, Opus), then cut short at several points, or zeroed
+ * from a point as a download that stopped leaves a file. Every whole master is found whole with
+ * its properties; every cut one is a blocking error that ends where ffmpeg stops decoding it.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { AudioFormatId } from '../../../src-main/core/model/audio-properties.js';
+import type { FileReadResult } from '../../../src-main/core/model/read-result.js';
+import { readTrackFile } from '../../../src-main/core/tags/scan-folder.js';
+
+const run = promisify(execFile);
+
+interface Master {
+  name: string;
+  args: string[];
+  format: AudioFormatId;
+  lossless: boolean;
+  sampleRate: number;
+  bitDepth?: number;
+}
+
+const seconds = 8;
+const masters: Master[] = [
+  {
+    name: 'cbr-info.mp3',
+    args: ['-c:a', 'libmp3lame', '-b:a', '128k'],
+    format: 'mp3',
+    lossless: false,
+    sampleRate: 44100,
+  },
+  {
+    name: 'cbr-no-xing.mp3',
+    args: ['-c:a', 'libmp3lame', '-b:a', '96k', '-write_xing', '0', '-write_id3v1', '1'],
+    format: 'mp3',
+    lossless: false,
+    sampleRate: 44100,
+  },
+  {
+    name: 'vbr.mp3',
+    args: ['-c:a', 'libmp3lame', '-q:a', '4'],
+    format: 'mp3',
+    lossless: false,
+    sampleRate: 44100,
+  },
+  {
+    name: 'layer2.mp2',
+    args: ['-c:a', 'mp2', '-b:a', '192k'],
+    format: 'mp2',
+    lossless: false,
+    sampleRate: 44100,
+  },
+  {
+    name: 'cd.flac',
+    args: ['-c:a', 'flac', '-sample_fmt', 's16'],
+    format: 'flac',
+    lossless: true,
+    sampleRate: 44100,
+    bitDepth: 16,
+  },
+  {
+    name: 'hires.flac',
+    args: ['-c:a', 'flac', '-ar', '96000', '-sample_fmt', 's32'],
+    format: 'flac',
+    lossless: true,
+    sampleRate: 96000,
+    bitDepth: 24,
+  },
+  {
+    name: 'pcm16.wav',
+    args: ['-c:a', 'pcm_s16le'],
+    format: 'wav',
+    lossless: true,
+    sampleRate: 44100,
+    bitDepth: 16,
+  },
+  {
+    name: 'pcm24.wav',
+    args: ['-c:a', 'pcm_s24le', '-ar', '48000'],
+    format: 'wav',
+    lossless: true,
+    sampleRate: 48000,
+    bitDepth: 24,
+  },
+  {
+    name: 'broadcast.rf64.wav',
+    args: ['-c:a', 'pcm_s24le', '-ar', '48000', '-rf64', 'always'],
+    format: 'wav',
+    lossless: true,
+    sampleRate: 48000,
+    bitDepth: 24,
+  },
+  {
+    name: 'pcm16.aiff',
+    args: ['-c:a', 'pcm_s16be', '-f', 'aiff'],
+    format: 'aiff',
+    lossless: true,
+    sampleRate: 44100,
+    bitDepth: 16,
+  },
+  {
+    name: 'aac-faststart.m4a',
+    args: ['-c:a', 'aac', '-b:a', '128k', '-movflags', '+faststart'],
+    format: 'aac',
+    lossless: false,
+    sampleRate: 44100,
+  },
+  {
+    name: 'aac-index-last.m4a',
+    args: ['-c:a', 'aac', '-b:a', '128k'],
+    format: 'aac',
+    lossless: false,
+    sampleRate: 44100,
+  },
+  {
+    name: 'alac.m4a',
+    args: ['-c:a', 'alac', '-sample_fmt', 's16p', '-movflags', '+faststart'],
+    format: 'alac',
+    lossless: true,
+    sampleRate: 44100,
+    bitDepth: 16,
+  },
+  {
+    name: 'vorbis.ogg',
+    args: ['-c:a', 'libvorbis', '-q:a', '3'],
+    format: 'vorbis',
+    lossless: false,
+    sampleRate: 44100,
+  },
+  {
+    name: 'opus.opus',
+    args: ['-c:a', 'libopus', '-b:a', '96k', '-ar', '48000'],
+    format: 'opus',
+    lossless: false,
+    sampleRate: 48000,
+  },
+];
+
+/**
+ * Where masters are cut: a fraction of their size; `zeros` keeps the size, zeroing the rest
+ * (compressed masters only: zeros in PCM are silence, which a master may well end with).
+ */
+const cuts = [
+  { at: 0.3, zeros: false },
+  { at: 0.6, zeros: false },
+  { at: 0.95, zeros: false },
+  { at: 0.5, zeros: true },
+];
+
+const missing = ['ffmpeg', 'ffprobe'].filter((t) => spawnSync(t, ['-version']).status !== 0);
+if (missing.length > 0) {
+  if (process.env.CI === 'true') throw new Error(`masters QC tests need ${missing.join(', ')}`);
+  console.warn(`skipping masters QC tests: missing ${missing.join(', ')}`);
+}
+
+/** Seconds of audio ffmpeg decodes from a file (its progress report's last out_time). */
+async function decoded(path: string): Promise<number> {
+  const { stdout } = await run(
+    'ffmpeg',
+    [
+      '-v',
+      'quiet',
+      '-nostdin',
+      '-i',
+      path,
+      '-map',
+      '0:a:0',
+      '-f',
+      'null',
+      '-',
+      '-progress',
+      'pipe:1',
+    ],
+    { maxBuffer: 64 * 1024 * 1024 },
+  ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+  const times = [...stdout.matchAll(/^out_time_us=(\d+)$/gm)].map((m) => Number(m[1]));
+  return times.length > 0 ? times[times.length - 1]! / 1e6 : 0;
+}
+
+/** "ends at 1:02.3" → seconds. */
+function endsAt(message: string): number | null {
+  const m = /ends at (\d+):(\d+)(?:\.(\d))?/.exec(message);
+  return m ? Number(m[1]) * 60 + Number(m[2]) + Number(m[3] ?? 0) / 10 : null;
+}
+
+describe.skipIf(missing.length > 0)('masters QC', () => {
+  let root: string;
+  const whole = new Map<string, FileReadResult>();
+  const cut = new Map<string, { result: FileReadResult; decoded: number }>();
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'courier-qc-'));
+    await mkdir(join(root, 'cut'));
+    for (const master of masters) {
+      const path = join(root, master.name);
+      await run('ffmpeg', [
+        ...['-v', 'error', '-y', '-f', 'lavfi', '-i'],
+        `anoisesrc=color=pink:amplitude=0.3:duration=${seconds}:sample_rate=44100`,
+        ...['-ac', '2', '-metadata', 'title=Cut Test', '-metadata', 'artist=QC Band'],
+        ...master.args,
+        path,
+      ]);
+      whole.set(master.name, await readTrackFile(root, path));
+      const bytes = await readFile(path);
+      for (const c of cuts) {
+        if (c.zeros && master.lossless && master.format !== 'flac' && master.format !== 'alac') {
+          continue;
+        }
+        const name = `cut/${c.zeros ? 'zeros' : 'cut'}-${c.at}-${master.name}`;
+        const size = Math.floor(bytes.length * c.at);
+        const content = c.zeros
+          ? Buffer.concat([bytes.subarray(0, size), Buffer.alloc(bytes.length - size)])
+          : bytes.subarray(0, size);
+        await writeFile(join(root, name), content);
+        const result = await readTrackFile(root, join(root, name));
+        // Zeros confuse decoders (ffmpeg stops early on some): there the cut is the byte fraction.
+        const expected = c.zeros ? c.at * seconds : await decoded(join(root, name));
+        cut.set(name, { result, decoded: expected });
+      }
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  it('finds every whole master whole, with its format, rate, depth, channels and length', () => {
+    for (const master of masters) {
+      const result = whole.get(master.name)!;
+      expect(result.findings, master.name).toEqual([]);
+      expect(result.audio, master.name).toMatchObject({
+        format: master.format,
+        lossless: master.lossless,
+        sampleRate: master.sampleRate,
+        channels: 2,
+        ...(master.bitDepth ? { bitDepth: master.bitDepth } : {}),
+      });
+      if (!master.lossless) expect(result.audio?.bitDepth, master.name).toBeUndefined();
+      expect(result.audio?.duration, master.name).toBeGreaterThan(seconds - 0.1);
+      expect(result.audio?.duration, master.name).toBeLessThan(seconds + 0.2);
+      expect(result.audio?.bitrate, master.name).toBeGreaterThan(0);
+    }
+  });
+
+  it('blocks every cut master, saying where it ends as ffmpeg decodes it', () => {
+    const report: string[] = [];
+    for (const [name, { result, decoded: seconds }] of cut) {
+      // Its tags are still read: the label sees the track, and why it cannot go.
+      const finding = result.findings.find((f) => f.level === 'error');
+      if (!finding) {
+        report.push(`${name}: no error (${JSON.stringify(result.findings)})`);
+        continue;
+      }
+      if (name.includes('aac-index-last')) {
+        // Cut before its index, nothing is left to play: the file cannot be read at all.
+        if (result.draft !== null) report.push(`${name}: read without its index`);
+        continue;
+      }
+      if (result.draft === null) report.push(`${name}: tags not read: ${finding.message}`);
+      if (finding.code !== 'cut-short') report.push(`${name}: ${finding.message}`);
+      const at = endsAt(finding.message);
+      if (at !== null && Math.abs(at - seconds) > Math.max(1, 0.15 * seconds)) {
+        report.push(`${name}: says ${at} s, ffmpeg decodes ${seconds.toFixed(2)} s`);
+      }
+      if (at === null && !/ends at/.test(finding.message)) {
+        report.push(`${name}: no "ends at" in ${finding.message}`);
+      }
+    }
+    expect(report).toEqual([]);
+  });
+
+  it('says how much is missing when the master records its length', () => {
+    const flac = cut.get('cut/cut-0.6-cd.flac')!.result.findings[0]!;
+    expect(flac.message).toMatch(/^the master is cut short: it ends at 0:0[45]\.\d of 0:08\.0 \(/);
+    const zeros = cut.get('cut/zeros-0.5-cbr-info.mp3')!.result.findings[0]!;
+    expect(zeros.message).toMatch(/ends at 0:0[34]\.\d of 0:08\.0 .*KiB are zeros/);
+  });
+});
