@@ -4,7 +4,7 @@
  * production profile without --yes), 3 validation blocks the delivery.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { standingText } from '../core/delivery/catalog-changes.js';
@@ -38,7 +38,8 @@ const usage = [
   '        [--folder NAME] [--mapping FILE | --separator S --columns FIELD,FIELD,...] [--inline-mapping]',
   '        [--metadata FILE.csv [--metadata-encoding auto|utf-8|utf-16le|utf-16be|windows-1252]]',
   '        [--download] [--ingestion-id ID] [--keep-delivered-files]',
-  '        [--no-overwrite-audio] [--all] [--skip-invalid] [--dry-run] [--yes] [--wait] [--verbose] [--json]',
+  '        [--no-overwrite-audio] [--all] [--skip-invalid] [--accept-cut-short FILE]...',
+  '        [--dry-run] [--yes] [--wait] [--verbose] [--json]',
 ].join('\n');
 
 function findingLine(f: PlanFinding): string {
@@ -153,6 +154,7 @@ export const deliverCommand: Command = {
         'dry-run': { type: 'boolean', default: false },
         all: { type: 'boolean', default: false },
         'skip-invalid': { type: 'boolean', default: false },
+        'accept-cut-short': { type: 'string', multiple: true, default: [] },
         yes: { type: 'boolean', default: false },
         wait: { type: 'boolean', default: false },
         verbose: { type: 'boolean', default: false },
@@ -195,6 +197,20 @@ export const deliverCommand: Command = {
       }
       if (!values.metadata) throw new UsageError('--metadata-encoding needs --metadata FILE.csv');
     }
+    // Masters the label knows are right though they look cut short: paths under DIR.
+    const acceptCutShort: string[] = [];
+    for (const given of values['accept-cut-short']) {
+      const path = resolve(given);
+      const inside = relative(dir, path);
+      if (
+        inside.startsWith('..') ||
+        isAbsolute(inside) ||
+        !(await stat(path).catch(() => null))?.isFile()
+      ) {
+        throw new UsageError(`--accept-cut-short: '${given}' is not a file in ${positionals[0]}`);
+      }
+      acceptCutShort.push(inside.split(sep).join('/'));
+    }
     const download = values.download;
     if (download && mode !== 'json') throw new UsageError('--download works with --mode json only');
     if (download && !values.metadata) {
@@ -225,6 +241,7 @@ export const deliverCommand: Command = {
         metadataCsv: values.metadata,
         ...(encoding ? { metadataEncoding: encoding } : {}),
         download,
+        ...(acceptCutShort.length > 0 ? { acceptCutShort } : {}),
       },
     };
     const controller = new AbortController();

@@ -8,6 +8,7 @@ import * as v from 'valibot';
 
 import { deliveryModes } from '../core/delivery/delivery-summary.js';
 import {
+  DeliveryRulesSchema,
   DraftTrackSchema,
   type LibrarySession,
   LibrarySessionSchema,
@@ -120,6 +121,8 @@ const DeliveryInputSchema = v.strictObject({
         excluded: v.optional(v.boolean()),
         /** Body fields the user removed in review (core's `clearedFields`). */
         cleared: v.optional(v.pipe(v.array(text(64)), v.maxLength(64))),
+        /** The user accepts this master cut short as it is (core's `withAcceptance`). */
+        acceptCutShort: v.optional(v.boolean()),
       }),
     ),
     v.maxLength(200_000),
@@ -242,6 +245,10 @@ export const operations = {
             }),
           ),
         }),
+      ),
+      /** Saves (null: resets to the defaults) the masters rules of one profile. */
+      profileRules: v.optional(
+        v.strictObject({ profile: profileName, rules: v.nullable(DeliveryRulesSchema) }),
       ),
     }),
   },

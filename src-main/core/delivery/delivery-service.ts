@@ -19,9 +19,11 @@ import { CatalogLedger } from '../ledger/catalog-ledger.js';
 import { albumOf } from '../model/albums.js';
 import type { CsvEncoding } from '../model/csv-text.js';
 import { applyFileNameMapping, type FileNameMapping } from '../model/filename-mapping.js';
+import type { FileReadResult } from '../model/read-result.js';
 import type { DraftTrack } from '../model/track.js';
 import type { Profile } from '../profiles/profile.js';
 import type { CoreServices } from '../services.js';
+import { rulesFor } from '../settings/settings.js';
 import { SettingsStore, uploadOptionsOf } from '../settings/settings-store.js';
 import { createS3Client } from '../storage/s3-client.js';
 import type { UploadQueue } from '../storage/upload-queue.js';
@@ -43,6 +45,7 @@ import {
 import { historyCsv, pickupCheck } from './history.js';
 import { type HistorySearchResult, searchHistory, type SearchOptions } from './history-search.js';
 import { libraryInput } from './library-input.js';
+import { applyMasterChecks, checkMasters, readMasters } from './masters-check.js';
 import { PauseGate } from './pause-gate.js';
 import {
   type DeliveryPlan,
@@ -77,6 +80,8 @@ export type DeliverySource =
       /** The CSV's encoding when the user declares it; detected otherwise. */
       metadataEncoding?: CsvEncoding;
       download?: boolean;
+      /** Masters (paths relative to `dir`) the label accepts cut short (`--accept-cut-short`). */
+      acceptCutShort?: string[];
     }
   | {
       kind: 'library';
@@ -88,6 +93,8 @@ export type DeliverySource =
         excluded?: boolean;
         /** Body fields the user removed in review (`clearedFields`). */
         cleared?: string[];
+        /** The label accepts this master cut short, as it is. */
+        acceptCutShort?: boolean;
       }>;
     };
 
@@ -546,6 +553,8 @@ export class DeliveryService {
     let idOfPath: Map<string, string> | undefined;
     let leftOut: LeftOutTrack[] = [];
     let localPaths: Set<string>;
+    let reads: Map<string, FileReadResult>;
+    let accepted: Set<string>;
     if (source.kind === 'folder') {
       const prepared = await prepareDelivery({
         dir: source.dir,
@@ -560,6 +569,8 @@ export class DeliveryService {
       tracks = prepared.tracks;
       findings = prepared.findings;
       localPaths = new Set(prepared.files.map((f) => f.localPath));
+      reads = prepared.reads;
+      accepted = new Set((source.acceptCutShort ?? []).map((p) => p.normalize('NFC')));
     } else {
       const library = libraryInput(
         source.files.map(({ id, relativePath, draft, excluded, cleared }) => ({
@@ -577,7 +588,26 @@ export class DeliveryService {
       idOfPath = library.idOfPath;
       leftOut = library.excluded;
       localPaths = library.localPaths;
+      // Main reads the masters itself: what the renderer read may be stale, or not true.
+      reads = await readMasters(
+        library.dir,
+        library.files,
+        { dataDir: this.services.dataDir, keep: keepReads },
+        signal,
+      );
+      const acceptedIds = new Set(source.files.filter((f) => f.acceptCutShort).map((f) => f.id));
+      accepted = new Set(
+        [...library.idOfPath].filter(([, id]) => acceptedIds.has(id)).map(([path]) => path),
+      );
     }
+    const rules = rulesFor(await new SettingsStore(this.services.dataDir).get(), profile.name);
+    const checked = applyMasterChecks(
+      checkMasters({ files: input.files, reads, accepted, rules, mode: request.mode }),
+      tracks,
+      findings,
+    );
+    tracks = checked.tracks;
+    findings = checked.findings;
     if (request.skipInvalid) {
       const skipped = skipInvalid(request.mode, input.files, tracks, findings);
       input = { ...input, files: skipped.files };

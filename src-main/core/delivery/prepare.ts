@@ -17,12 +17,13 @@ import {
   readMetadataCsv,
   urlRowDraft,
 } from '../model/metadata-csv.js';
-import { finishScanDrafts } from '../model/read-result.js';
+import { type FileReadResult, finishScanDrafts } from '../model/read-result.js';
 import type { DraftTrack } from '../model/track.js';
 import { validateDelivery } from '../model/validate.js';
 import { scanFolderKeepingReads } from '../tags/read-cache.js';
 import { scanFolder } from '../tags/scan-folder.js';
 import type { DeliveryMode } from './delivery-record.js';
+import { readMasters } from './masters-check.js';
 import { type LocalFile, type PlanFinding, type PlannedTrack, plannedTrack } from './plan.js';
 
 /** The files a delivery of `dir` holds (`listLocalFiles`), and a finding for those it leaves out. */
@@ -56,6 +57,8 @@ export interface PreparedInput {
   files: LocalFile[];
   tracks?: PlannedTrack[];
   findings: PlanFinding[];
+  /** What reading each file gave, by path (for the masters check, in every mode). */
+  reads: Map<string, FileReadResult>;
 }
 
 /** Reads a metadata CSV file; every column must be known (see `readMetadataCsv`). */
@@ -88,7 +91,13 @@ export async function prepareDelivery(args: {
   const listing = args.download ? { files: [], findings: [] } : await listAudioFiles(args.dir);
   const { files } = listing;
   const findings: PlanFinding[] = args.mode === 'json' ? [] : listing.findings;
-  if (args.mode !== 'json') return { files, findings };
+  if (args.mode !== 'json') {
+    // Tags are not used, but every master is checked.
+    const reads = args.download
+      ? new Map<string, FileReadResult>()
+      : await readMasters(args.dir, files, args.reads, args.signal);
+    return { files, findings, reads };
+  }
   // Read before the scan: a CSV that cannot be used stops the command before any slow work.
   const csv = args.metadataCsv
     ? await readMetadataFile(args.metadataCsv, args.metadataEncoding)
@@ -99,11 +108,13 @@ export async function prepareDelivery(args: {
     ? (drafts: DraftTrack[]) => (merged = mergeCsv(drafts, csv.table, csv.mapping)).drafts
     : undefined;
   let tracks: PlannedTrack[] = [];
+  const reads = new Map<string, FileReadResult>();
   if (!args.download) {
     const options = { signal: args.signal };
     const read = args.reads
       ? await scanFolderKeepingReads(args.dir, args.reads, options)
       : await scanFolder(args.dir, options);
+    for (const r of read) reads.set(r.file, r);
     const entries = finishScanDrafts(read, undefined, mergeCsvInto);
     tracks = entries
       .filter((e) => e.track || e.findings.some((f) => f.level === 'error'))
@@ -130,5 +141,5 @@ export async function prepareDelivery(args: {
     }
     if (merged) findings.push(...mergeFindings(merged, csv.name));
   }
-  return { files, tracks, findings };
+  return { files, tracks, findings, reads };
 }

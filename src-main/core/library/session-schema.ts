@@ -5,6 +5,8 @@
  */
 import * as v from 'valibot';
 
+import { audioFormatIds } from '../model/audio-properties.js';
+
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
 const count = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
 
@@ -64,6 +66,42 @@ const FindingSchema = v.strictObject({
   code: v.optional(v.literal('cut-short')),
 });
 
+const level = v.picklist(['off', 'warning', 'error']);
+
+/** A profile's masters rules (core/model/delivery-rules.ts `DeliveryRules`). */
+export const DeliveryRulesSchema = v.strictObject({
+  formats: v.strictObject({
+    allowed: v.pipe(v.array(v.picklist(audioFormatIds)), v.maxLength(64)),
+    level,
+  }),
+  minSampleRate: v.strictObject({
+    hz: v.pipe(v.number(), v.minValue(0), v.maxValue(1_000_000)),
+    level,
+  }),
+  minBitDepth: v.strictObject({ bits: v.pipe(v.number(), v.minValue(0), v.maxValue(64)), level }),
+  minDuration: v.strictObject({
+    seconds: v.pipe(v.number(), v.minValue(0), v.maxValue(86_400)),
+    level,
+  }),
+  mono: level,
+});
+
+const positive = v.pipe(v.number(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
+
+/** A master's QC properties (core/model/audio-properties.ts `AudioProperties`). */
+const AudioPropertiesSchema = v.strictObject({
+  format: v.picklist(audioFormatIds),
+  container: text(128),
+  codec: text(128),
+  lossless: v.boolean(),
+  sampleRate: v.optional(positive),
+  bitDepth: v.optional(positive),
+  channels: v.optional(positive),
+  duration: v.optional(positive),
+  bitrate: v.optional(positive),
+  md5: v.optional(v.boolean()),
+});
+
 /** One row of the library: a granted file and what the user made of its metadata. */
 export const SessionRowSchema = v.strictObject({
   /** The file's grant id (stable per absolute path). */
@@ -77,6 +115,10 @@ export const SessionRowSchema = v.strictObject({
   readFindings: v.pipe(v.array(FindingSchema), v.maxLength(50)),
   /** Left out of deliveries by the user until included again. */
   excluded: v.optional(v.boolean()),
+  /** The master's QC properties, as read. */
+  audio: v.optional(AudioPropertiesSchema),
+  /** The user accepts this master cut short as it is. */
+  acceptCutShort: v.optional(v.boolean()),
 });
 
 /** The whole session. */

@@ -1,5 +1,6 @@
 /**
- * The app's settings: upload concurrency, bandwidth limit and the default delivery options,
+ * The app's settings: upload concurrency, bandwidth limit, the default delivery options and each
+ * profile's masters rules,
  * kept in `<dataDir>/settings.json` (atomic writes). Missing or out-of-range values fall back to
  * the defaults, so a hand-edited file never stops the app.
  */
@@ -7,6 +8,7 @@ import { join } from 'node:path';
 
 import { deliveryModes } from '../delivery/delivery-summary.js';
 import { readJsonIfExists, writeJsonAtomic } from '../files/atomic-file.js';
+import { type DeliveryRules, normalizeRules } from '../model/delivery-rules.js';
 import { type DeliveryDefaults, interfaceDefaults, type Settings } from './settings.js';
 
 export type { Settings } from './settings.js';
@@ -17,6 +19,7 @@ export const defaultSettings: Settings = {
   bandwidthLimitKiB: 0,
   defaults: interfaceDefaults,
   profileDefaults: {},
+  profileRules: {},
   announceAbove: { tracks: 1_000, gib: 20 },
 };
 
@@ -60,6 +63,14 @@ export function normalizeSettings(raw: unknown): Settings {
     profileDefaults: Object.fromEntries(
       saved.map(([name, value]) => [name, normalizeDefaults(value, defaults)]),
     ),
+    profileRules: Object.fromEntries(
+      (given.profileRules &&
+      typeof given.profileRules === 'object' &&
+      !Array.isArray(given.profileRules)
+        ? Object.entries(given.profileRules as Record<string, unknown>).slice(0, 500)
+        : []
+      ).map(([name, value]) => [name, normalizeRules(value)]),
+    ),
     announceAbove: {
       tracks: inRange(given.announceAbove?.tracks, 1, 100_000_000, 1_000),
       gib: inRange(given.announceAbove?.gib, 1, 1_000_000, 20),
@@ -82,10 +93,12 @@ export class SettingsStore {
 
   /** Merges a change into the settings, writes them atomically and returns the result. */
   async set(
-    change: Partial<Omit<Settings, 'defaults' | 'profileDefaults'>> & {
+    change: Partial<Omit<Settings, 'defaults' | 'profileDefaults' | 'profileRules'>> & {
       defaults?: Partial<Settings['defaults']>;
       /** Saves (or, with null, forgets) one profile's delivery defaults. */
       profileDefaults?: { profile: string; defaults: DeliveryDefaults | null };
+      /** Saves (or, with null, resets to the defaults) one profile's masters rules. */
+      profileRules?: { profile: string; rules: DeliveryRules | null };
     },
   ): Promise<Settings> {
     const current = await this.get();
@@ -95,11 +108,18 @@ export class SettingsStore {
       if (defaults) profileDefaults[profile] = defaults;
       else delete profileDefaults[profile];
     }
+    const profileRules = { ...current.profileRules };
+    if (change.profileRules) {
+      const { profile, rules } = change.profileRules;
+      if (rules) profileRules[profile] = rules;
+      else delete profileRules[profile];
+    }
     const next = normalizeSettings({
       ...current,
       ...change,
       defaults: { ...current.defaults, ...change.defaults },
       profileDefaults,
+      profileRules,
     });
     await writeJsonAtomic(this.file, next);
     return next;

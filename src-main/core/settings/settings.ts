@@ -3,6 +3,7 @@
  * contract and the renderer. Pure: no Node imports, so the renderer's type-check can include it.
  */
 import type { DeliveryMode } from '../delivery/delivery-summary.js';
+import { defaultRules, type DeliveryRules } from '../model/delivery-rules.js';
 
 /** The options a new delivery starts from. */
 export interface DeliveryDefaults {
@@ -30,6 +31,11 @@ export function deliveryDefaults(
   return (profile !== undefined && settings.profileDefaults[profile]) || settings.defaults;
 }
 
+/** The masters rules of a profile: those the user set for it, else every profile's defaults. */
+export function rulesFor(settings: Settings, profile: string | undefined): DeliveryRules {
+  return (profile !== undefined && settings.profileRules[profile]) || defaultRules;
+}
+
 /** What the user can set in Settings. */
 export interface Settings {
   /** Transfers in flight at once (files and parts together). */
@@ -40,6 +46,8 @@ export interface Settings {
   defaults: DeliveryDefaults;
   /** Defaults a user saved for one profile (by name): they win over `defaults` there. */
   profileDefaults: Record<string, DeliveryDefaults>;
+  /** The masters rules a user set for one profile (by name); others follow `defaultRules`. */
+  profileRules: Record<string, DeliveryRules>;
   /**
    * The interface asks that large ingestions be announced to the provider beforehand: a
    * delivery of at least this many tracks, or this many GiB, gets a reminder with a summary.

@@ -7,7 +7,7 @@
  * kept by another version of Courier are ignored (reading may have changed).
  */
 import { createHash } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 
 import { app } from '../app-info.js';
 import { readJsonIfExists, writeFileAtomic } from '../files/atomic-file.js';
@@ -16,7 +16,7 @@ import type { FileReadResult } from '../model/read-result.js';
 import { scanFiles, type ScanOptions } from './scan-folder.js';
 
 /** Changed whenever what is kept changes shape. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 interface KeptRead {
   size: number;
@@ -29,6 +29,21 @@ interface KeptReads {
   dir: string;
   /** By path relative to `dir` (as listed). */
   files: Record<string, KeptRead>;
+}
+
+/** The deepest folder holding every one of `paths` (undefined for none). */
+function commonFolder(paths: readonly string[]): string | undefined {
+  if (paths.length === 0) return undefined;
+  let common = dirname(resolve(paths[0]!));
+  for (const path of paths) {
+    const full = resolve(path);
+    while (!full.startsWith(common.endsWith(sep) ? common : common + sep)) {
+      const up = dirname(common);
+      if (up === common) return common;
+      common = up;
+    }
+  }
+  return common;
 }
 
 /** The file keeping the reads of the folder `root`. */
@@ -44,36 +59,58 @@ export function readCacheFile(dataDir: string, root: string): string {
  */
 export async function scanFolderKeepingReads(
   root: string,
-  { dataDir, keep }: { dataDir: string; keep: boolean },
+  reads: { dataDir: string; keep: boolean },
   options: ScanOptions = {},
 ): Promise<FileReadResult[]> {
+  const listed = await listLocalFiles(root);
+  const results = await readFilesKeepingReads(root, listed, reads, options);
+  return results.filter((r) => r !== undefined);
+}
+
+/**
+ * Reads `files` (listed under `root`: `path` relative to it), sparing those unchanged since
+ * their reads were kept; results in the order of `files`, undefined for a file not read (the
+ * scan was stopped). Main checks the app's files with it at every plan.
+ */
+export async function readFilesKeepingReads(
+  root: string,
+  files: ReadonlyArray<{ path: string; localPath: string; size: number; mtimeMs: number }>,
+  { dataDir, keep }: { dataDir: string; keep: boolean },
+  options: ScanOptions = {},
+): Promise<Array<FileReadResult | undefined>> {
   const dir = resolve(root);
   const version = `${app.version}/${FORMAT}`;
   const file = readCacheFile(dataDir, root);
   // An unreadable cache is no cache: the files are read again.
   const stored = await readJsonIfExists<KeptReads>(file).catch(() => undefined);
   const before = stored?.version === version && stored.dir === dir ? stored.files : {};
-  const listed = await listLocalFiles(root);
   const keptFor = (f: { path: string; size: number; mtimeMs: number }) => {
     const kept = Object.hasOwn(before, f.path) ? before[f.path] : undefined;
     return kept && kept.size === f.size && kept.mtimeMs === f.mtimeMs ? kept.result : undefined;
   };
-  const toRead = listed.filter((f) => !keptFor(f)).map((f) => f.localPath);
-  const read = new Map((await scanFiles(root, toRead, options)).map((r) => [r.file, r]));
-  const results: FileReadResult[] = [];
-  const files: Record<string, KeptRead> = {};
-  for (const f of listed) {
-    const result = keptFor(f) ?? read.get(f.path);
-    if (!result) continue; // not read: the scan was stopped
+  const toRead = files.filter((f) => !keptFor(f));
+  // Read from the folder holding them all: the app's files need not lie under `root`.
+  const read = await scanFiles(
+    commonFolder(toRead.map((f) => f.localPath)) ?? root,
+    toRead.map((f) => f.localPath),
+    options,
+  );
+  // Results keep their order; the scan's own name for a file may differ from `path` (a file
+  // outside `root`), so the listed path is what they are known by.
+  const fresh = new Map(read.map((r, i) => [toRead[i]!.path, { ...r, file: toRead[i]!.path }]));
+  const results: Array<FileReadResult | undefined> = [];
+  const kept: Record<string, KeptRead> = {};
+  for (const f of files) {
+    const result = keptFor(f) ?? fresh.get(f.path);
     results.push(result);
-    if (!result.findings.some((finding) => finding.level === 'error')) {
-      files[f.path] = { size: f.size, mtimeMs: f.mtimeMs, result };
+    if (result && !result.findings.some((finding) => finding.level === 'error')) {
+      kept[f.path] = { size: f.size, mtimeMs: f.mtimeMs, result };
     }
   }
-  const changed = toRead.length > 0 || Object.keys(before).length !== Object.keys(files).length;
+  const changed = toRead.length > 0 || Object.keys(before).length !== Object.keys(kept).length;
   if (keep && changed && !options.signal?.aborted) {
     // Serialised before the results go back: what the caller does with them is not kept.
-    const text = JSON.stringify({ version, dir, files } satisfies KeptReads);
+    const text = JSON.stringify({ version, dir, files: kept } satisfies KeptReads);
     // Keeping reads only saves time: a cache that cannot be written never stops a delivery.
     await writeFileAtomic(file, text).catch(() => undefined);
   }

@@ -1,0 +1,109 @@
+/**
+ * The masters check of a plan, the same for `courier deliver DIR` and the app's library: each
+ * file as main reads it now (never as a renderer says it is), a master cut short blocking unless
+ * the label accepted it, and the profile's masters rules. In audio_only and audio_mapping modes
+ * a file not recognised as audio is a warning: its tags are not used, and the service decides.
+ */
+import type { AudioProperties } from '../model/audio-properties.js';
+import { checkRules, type DeliveryRules } from '../model/delivery-rules.js';
+import { cutShortCode, withAcceptance } from '../model/masters.js';
+import type { FileReadResult } from '../model/read-result.js';
+import type { Finding } from '../model/track.js';
+import { readFilesKeepingReads } from '../tags/read-cache.js';
+import { scanFiles } from '../tags/scan-folder.js';
+import type { DeliveryMode } from './delivery-record.js';
+import type { LocalFile, PlanFinding, PlannedTrack } from './plan.js';
+
+/** What the check says about one file. */
+export interface MasterCheck {
+  audio?: AudioProperties;
+  findings: Finding[];
+}
+
+/** The check of each file (by path), from what reading it gave. */
+export function checkMasters(args: {
+  files: readonly LocalFile[];
+  reads: ReadonlyMap<string, FileReadResult>;
+  /** Paths of masters the label accepts cut short. */
+  accepted: ReadonlySet<string>;
+  rules: DeliveryRules;
+  mode: DeliveryMode;
+}): Map<string, MasterCheck> {
+  const checks = new Map<string, MasterCheck>();
+  for (const file of args.files) {
+    const read = args.reads.get(file.path);
+    // An empty file is the plan's own error (`planDelivery`).
+    if (!read || file.size === 0) continue;
+    const findings: Finding[] = [];
+    if (!read.draft && args.mode !== 'json') {
+      const why = read.findings.find((f) => f.level === 'error')?.message ?? 'unreadable';
+      findings.push({ level: 'warning', message: `not recognised as audio: ${why}` });
+    }
+    const cutShort = read.findings.filter((f) => f.code === cutShortCode);
+    findings.push(...withAcceptance(cutShort, args.accepted.has(file.path)));
+    findings.push(...checkRules(read.audio, args.rules));
+    checks.set(file.path, { ...(read.audio ? { audio: read.audio } : {}), findings });
+  }
+  return checks;
+}
+
+/** Reads the files of a plan (kept reads spare unchanged ones), by path. */
+export async function readMasters(
+  dir: string,
+  files: readonly LocalFile[],
+  /** Where reads are kept; without it every file is read. */
+  reads: { dataDir: string; keep: boolean } | undefined,
+  signal?: AbortSignal,
+): Promise<Map<string, FileReadResult>> {
+  const options = signal ? { signal } : {};
+  const listed = files.map((f) => ({ ...f, mtimeMs: f.mtimeMs ?? -1 }));
+  const results = reads
+    ? await readFilesKeepingReads(dir, listed, reads, options)
+    : await scanFiles(
+        dir,
+        listed.map((f) => f.localPath),
+        options,
+      );
+  const byPath = new Map<string, FileReadResult>();
+  results.forEach((result, i) => {
+    if (result) byPath.set(files[i]!.path, result);
+  });
+  return byPath;
+}
+
+/**
+ * The check's findings put where a plan shows them: on each json track (in place of the cut
+ * found when its tags were read, which knew nothing of the label's acceptance), else on the
+ * plan with the file's path.
+ */
+export function applyMasterChecks(
+  checks: ReadonlyMap<string, MasterCheck>,
+  tracks: PlannedTrack[] | undefined,
+  findings: PlanFinding[],
+): { tracks: PlannedTrack[] | undefined; findings: PlanFinding[] } {
+  if (tracks) {
+    const placed = new Set<string>();
+    const next = tracks.map((t) => {
+      const check = t.path === undefined ? undefined : checks.get(t.path);
+      if (!check) return t;
+      placed.add(t.path!);
+      const own = t.findings.filter((f) => f.code !== cutShortCode);
+      return { ...t, findings: [...own, ...check.findings] };
+    });
+    const rest = [...checks].filter(([path]) => !placed.has(path));
+    return {
+      tracks: next,
+      findings: [
+        ...findings,
+        ...rest.flatMap(([path, c]) => c.findings.map((f) => ({ ...f, path }))),
+      ],
+    };
+  }
+  return {
+    tracks,
+    findings: [
+      ...findings,
+      ...[...checks].flatMap(([path, c]) => c.findings.map((f) => ({ ...f, path }))),
+    ],
+  };
+}
