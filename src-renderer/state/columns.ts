@@ -4,17 +4,40 @@
  * with the CSV import and `courier deliver --metadata`.
  */
 import {
+  audioFormatLabels,
+  type AudioProperties,
+  channelsLabel,
+  formatDuration,
+} from '../../src-main/core/model/audio-properties.js';
+import {
   metadataCells,
   metadataColumnIds,
   withTrackText,
 } from '../../src-main/core/model/metadata-columns.js';
 import type { DraftTrack, ValueSource } from '../../src-main/core/model/track.js';
 
-/** Every column id, in the default order. */
-export const columnIds = ['status', ...metadataColumnIds, 'catalog'] as const;
+/** The masters QC columns (hidden until the user shows them). */
+export const qcColumnIds = [
+  'qc_format',
+  'qc_lossless',
+  'qc_rate',
+  'qc_depth',
+  'qc_channels',
+  'qc_duration',
+  'qc_bitrate',
+] as const;
 
-/** Columns about the row (validation, the catalog), not its metadata: never edited or imported. */
-export const rowColumnIds = ['status', 'catalog'] as const;
+/** Every column id, in the default order. */
+export const columnIds = ['status', ...metadataColumnIds, 'catalog', ...qcColumnIds] as const;
+
+/** Columns hidden in the default layout. */
+export const defaultHiddenColumns: readonly ColumnId[] = qcColumnIds;
+
+/**
+ * Columns about the row (validation, the catalog, the master's QC), not its metadata: never
+ * edited or imported.
+ */
+export const rowColumnIds = ['status', 'catalog', ...qcColumnIds] as const;
 export type RowColumnId = (typeof rowColumnIds)[number];
 
 /** Whether a column is about the row rather than its metadata. */
@@ -43,6 +66,26 @@ export interface Column {
   set?(draft: DraftTrack, text: string, source: ValueSource): DraftTrack;
   /** Where the cell's value came from, for the inspector. */
   source?(draft: DraftTrack): ValueSource | undefined;
+  /** The cell's text from the master's QC properties (the QC columns). */
+  ofAudio?(audio: AudioProperties | undefined): string;
+}
+
+/** A QC column: read-only text from the master's properties ('' when unknown). */
+function qc(
+  id: (typeof qcColumnIds)[number],
+  label: string,
+  width: number,
+  text: (audio: AudioProperties) => string,
+): Column {
+  return {
+    id,
+    label,
+    width,
+    editable: false,
+    fields: [],
+    get: () => '',
+    ofAudio: (audio) => (audio ? text(audio) : ''),
+  };
 }
 
 type MetadataColumnId = Exclude<ColumnId, RowColumnId>;
@@ -93,6 +136,23 @@ export const columns: Record<ColumnId, Column> = {
     get: (d) => (d.lyrics?.value.trim() ? 'Yes' : ''),
     source: (d) => d.lyrics?.source,
   },
+  qc_format: qc('qc_format', 'Format', 110, (a) =>
+    a.format === 'other' ? a.codec || a.container : audioFormatLabels[a.format],
+  ),
+  qc_lossless: qc('qc_lossless', 'Lossless', 80, (a) => (a.lossless ? 'Lossless' : 'Lossy')),
+  qc_rate: qc('qc_rate', 'Sample rate', 96, (a) =>
+    a.sampleRate ? `${Number((a.sampleRate / 1000).toFixed(2))} kHz` : '',
+  ),
+  qc_depth: qc('qc_depth', 'Bit depth', 76, (a) => (a.bitDepth ? `${a.bitDepth}-bit` : '')),
+  qc_channels: qc('qc_channels', 'Channels', 84, (a) =>
+    a.channels ? channelsLabel(a.channels) : '',
+  ),
+  qc_duration: qc('qc_duration', 'Duration', 76, (a) =>
+    a.duration !== undefined ? formatDuration(a.duration) : '',
+  ),
+  qc_bitrate: qc('qc_bitrate', 'Bitrate', 90, (a) =>
+    a.bitrate ? `${Math.round(a.bitrate / 1000).toLocaleString('en')} kb/s` : '',
+  ),
 };
 
 /** Sets lyrics (edited in the inspector, not in a grid cell). */

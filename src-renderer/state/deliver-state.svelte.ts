@@ -179,6 +179,7 @@ export class DeliverState {
           ...(json ? { draft: $state.snapshot(row.draft) } : {}),
           ...(row.excluded || (chosen && !chosen.has(row.id)) ? { excluded: true } : {}),
           ...(cleared.length > 0 ? { cleared } : {}),
+          ...(row.acceptCutShort ? { acceptCutShort: true } : {}),
         };
       }),
     };

@@ -3,8 +3,9 @@
  * file (id from its path) and the "tags" are drafts given by the test.
  */
 import type { LibrarySession } from '../../src-main/core/library/session-schema.js';
+import type { AudioProperties } from '../../src-main/core/model/audio-properties.js';
 import type { FileReadResult } from '../../src-main/core/model/read-result.js';
-import type { DraftTrack } from '../../src-main/core/model/track.js';
+import type { DraftTrack, Finding } from '../../src-main/core/model/track.js';
 import type { CourierApi, Envelope, PickedFile } from '../../src-main/ipc/contract.js';
 import type { TagReader } from '../lib/tags/tag-reader.js';
 import { GridState } from './grid-state.svelte.js';
@@ -19,6 +20,10 @@ export interface FakeTags {
   upc?: string;
   track?: string;
   date?: string;
+  /** The master's QC properties, as the reader would give them. */
+  audio?: AudioProperties;
+  /** What reading found (a master cut short, say). */
+  findings?: Finding[];
 }
 
 const tag = (name: string) => ({ kind: 'tag' as const, tag: name });
@@ -92,7 +97,12 @@ export async function libraryWith(
       for (const item of list) {
         const tags = files[item.relativePath];
         const result: FileReadResult = tags
-          ? { file: item.relativePath, draft: fakeDraft(item.relativePath, tags), findings: [] }
+          ? {
+              file: item.relativePath,
+              draft: fakeDraft(item.relativePath, tags),
+              findings: tags.findings ?? [],
+              ...(tags.audio ? { audio: tags.audio } : {}),
+            }
           : {
               file: item.relativePath,
               draft: null,

@@ -10,7 +10,7 @@
 import { albumArtistOf, albumOf, positionProblems } from '../../src-main/core/model/albums.js';
 import { formatTsv, parseTsv } from '../../src-main/core/model/csv-text.js';
 import type { DraftTrack, Finding } from '../../src-main/core/model/track.js';
-import { type Column, type ColumnId, columnIds, columns } from './columns.js';
+import { type Column, type ColumnId, columnIds, columns, defaultHiddenColumns } from './columns.js';
 import type { DraftEdit, LibraryRow, LibraryState } from './library-state.svelte.js';
 
 /** A cell position in the current view: row index in `lines`, column index in `visible`. */
@@ -93,7 +93,7 @@ const levelRank = (findings: Finding[] | undefined) =>
 /** The grid over one library. */
 export class GridState {
   order = $state<ColumnId[]>([...columnIds]);
-  hidden = $state<ColumnId[]>([]);
+  hidden = $state<ColumnId[]>([...defaultHiddenColumns]);
   widths = $state<Partial<Record<ColumnId, number>>>({});
   sort = $state<{ column: ColumnId; direction: 1 | -1 } | null>(null);
   filterText = $state('');
@@ -188,8 +188,13 @@ export class GridState {
       const known = (ids: unknown) =>
         Array.isArray(ids) ? ids.filter((id): id is ColumnId => columnIds.includes(id)) : [];
       const order = known(saved.order);
-      this.order = [...order, ...columnIds.filter((id) => !order.includes(id))];
-      this.hidden = known(saved.hidden).filter((id) => id !== 'file');
+      const added = columnIds.filter((id) => !order.includes(id));
+      this.order = [...order, ...added];
+      // Columns new since the layout was saved start as the default layout has them.
+      this.hidden = [
+        ...known(saved.hidden).filter((id) => id !== 'file'),
+        ...added.filter((id) => defaultHiddenColumns.includes(id)),
+      ];
       this.widths = typeof saved.widths === 'object' && saved.widths ? saved.widths : {};
     } catch {
       // A broken preference is forgotten.
@@ -206,7 +211,7 @@ export class GridState {
   /** Back to the default columns. */
   resetColumns(): void {
     this.order = [...columnIds];
-    this.hidden = [];
+    this.hidden = [...defaultHiddenColumns];
     this.widths = {};
     this.#saveLayout();
   }
@@ -223,7 +228,11 @@ export class GridState {
       }
       if (this.filterAlbum && albumOf(row.draft).key !== this.filterAlbum) return false;
       if (this.filterStanding && this.standingOf(row).filter !== this.filterStanding) return false;
-      if (text && !visible.some((c) => c.get(row.draft).toLowerCase().includes(text))) return false;
+      const matches = (c: Column) =>
+        c.id !== 'status' && this.cellText(row, c).toLowerCase().includes(text);
+      if (text && !visible.some(matches)) {
+        return false;
+      }
       return true;
     });
     const sort = this.sort;
@@ -294,8 +303,15 @@ export class GridState {
 
   #sortText(row: LibraryRow, column: ColumnId): string {
     if (column === 'status') return String(levelRank(this.library.findings.get(row.id)));
-    if (column === 'catalog') return this.standingOf(row).label;
-    return columns[column].get(row.draft);
+    return this.cellText(row, columns[column]);
+  }
+
+  /** A cell's text as shown, copied, sorted and filtered. */
+  cellText(row: LibraryRow, column: Column): string {
+    if (column.id === 'status') return this.#statusText(row);
+    if (column.id === 'catalog') return this.standingOf(row).label;
+    if (column.ofAudio) return column.ofAudio(row.audio);
+    return column.get(row.draft);
   }
 
   /**
@@ -638,15 +654,7 @@ export class GridState {
     for (let r = this.range.top; r <= this.range.bottom; r++) {
       const row = this.rowAt(r);
       if (!row) continue;
-      lines.push(
-        cols.map(({ column }) =>
-          column.id === 'status'
-            ? this.#statusText(row)
-            : column.id === 'catalog'
-              ? this.standingOf(row).label
-              : column.get(row.draft),
-        ),
-      );
+      lines.push(cols.map(({ column }) => this.cellText(row, column)));
     }
     return formatTsv(lines);
   }

@@ -2,6 +2,9 @@
    plain caches; state is replaced as whole values, never mutated in place. */
 import type { LibrarySession } from '../../src-main/core/library/session-schema.js';
 import { fileKind, unsupportedAudioMessage } from '../../src-main/core/model/audio-formats.js';
+import type { AudioProperties } from '../../src-main/core/model/audio-properties.js';
+import { checkRules, type DeliveryRules } from '../../src-main/core/model/delivery-rules.js';
+import { withAcceptance } from '../../src-main/core/model/masters.js';
 import { assignOuterIds } from '../../src-main/core/model/outer-id.js';
 import type { FileReadResult } from '../../src-main/core/model/read-result.js';
 import type { DraftTrack, Finding, ValueSource } from '../../src-main/core/model/track.js';
@@ -34,6 +37,10 @@ export interface LibraryRow {
   missing?: boolean;
   /** Left out of deliveries until included again (kept in the session). */
   excluded?: boolean;
+  /** The master's QC properties, as read. */
+  audio?: AudioProperties;
+  /** The user accepts this master cut short, as it is (kept in the session, sent to main). */
+  acceptCutShort?: boolean;
 }
 
 /** An edit of one track: its new draft. */
@@ -304,6 +311,7 @@ export class LibraryState {
         draft: result.draft,
         original: result.draft,
         readFindings: result.findings,
+        ...(result.audio ? { audio: result.audio } : {}),
       };
     });
     rows = withOuterIds(rows);
@@ -339,7 +347,7 @@ export class LibraryState {
   /** Validates the library now (the findings otherwise follow a change by one frame). */
   validateNow(): Map<string, Finding[]> {
     this.#validationPending = false;
-    this.findings = computeFindings(this.#rows);
+    this.findings = computeFindings(this.#rows, this.#rules);
     return this.findings;
   }
 
@@ -431,6 +439,34 @@ export class LibraryState {
     return n;
   }
 
+  /**
+   * Accepts masters cut short as they are (a label that knows the file is right), or takes the
+   * acceptance back; kept in the session and sent with the delivery, where main applies it.
+   */
+  setAcceptCutShort(ids: readonly string[], accepted: boolean): number {
+    const wanted = new Set(ids);
+    let n = 0;
+    this.rows = this.rows.map((row) => {
+      if (!wanted.has(row.id) || !!row.acceptCutShort === accepted) return row;
+      n++;
+      const next = { ...row };
+      if (accepted) next.acceptCutShort = true;
+      else delete next.acceptCutShort;
+      return next;
+    });
+    if (n > 0) this.#scheduleSave();
+    return n;
+  }
+
+  /** The masters rules of the active profile (Settings), which the grid's findings follow. */
+  setRules(rules: DeliveryRules | null): void {
+    if (rules === this.#rules) return;
+    this.#rules = rules;
+    this.#scheduleValidation();
+  }
+
+  #rules: DeliveryRules | null = null;
+
   /** Empties the library (and the saved session). */
   clear(): void {
     this.rows = [];
@@ -455,6 +491,8 @@ export class LibraryState {
         original: row.original,
         readFindings: row.readFindings,
         ...(row.excluded ? { excluded: true } : {}),
+        ...(row.audio ? { audio: row.audio } : {}),
+        ...(row.acceptCutShort ? { acceptCutShort: true } : {}),
       })),
       ignored: this.ignored,
     };
@@ -544,14 +582,21 @@ function withOuterIds(rows: LibraryRow[]): LibraryRow[] {
   });
 }
 
-/** The findings of every row by id. */
-function computeFindings(rows: readonly LibraryRow[]): Map<string, Finding[]> {
+/** The findings of every row by id: as read (cut-short ones as the user accepted them), validation, masters rules. */
+function computeFindings(
+  rows: readonly LibraryRow[],
+  rules: DeliveryRules | null,
+): Map<string, Finding[]> {
   const result = new Map<string, Finding[]>();
   const ready = rows.filter((row) => row.status === 'ready');
   const drafts = ready.map((row) => row.draft);
   const validation = validateDelivery(drafts);
   ready.forEach((row, i) => {
-    const list = [...row.readFindings, ...validation[i]!];
+    const list = [
+      ...withAcceptance(row.readFindings, row.acceptCutShort),
+      ...validation[i]!,
+      ...(rules ? checkRules(row.audio, rules) : []),
+    ];
     if (row.missing) list.push(missingFinding);
     result.set(row.id, list);
   });

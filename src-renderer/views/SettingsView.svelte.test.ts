@@ -59,3 +59,50 @@ describe('Settings: the data folder and the logs', () => {
     );
   });
 });
+
+describe('Settings: masters rules', () => {
+  afterEach(cleanup);
+
+  it("sets the active profile's rules, one change at a time, and resets them", async () => {
+    const sent: unknown[] = [];
+    const base = {
+      concurrency: 8,
+      bandwidthLimitKiB: 0,
+      defaults: { mode: 'json', overwrite_audio_file: true, delete_delivered_file: true },
+      profileDefaults: {},
+      profileRules: {},
+      announceAbove: { tracks: 1000, gib: 20 },
+    };
+    const api = {
+      getSettings: async () => ({ ok: true as const, value: base }),
+      setSettings: async (change: unknown) => {
+        sent.push(change);
+        return { ok: true as const, value: base };
+      },
+    };
+    const settings = new SettingsState(api as unknown as CourierApi);
+    render(SettingsView, { info: info('electron'), settings, profile: 'Label Prod' });
+    const section = await screen.findByRole('region', { name: 'Masters rules' });
+    expect(section.textContent).toContain('Masters rules — Label Prod');
+    await fireEvent.change(screen.getByRole('combobox', { name: 'Minimum sample rate' }), {
+      target: { value: '48000' },
+    });
+    await fireEvent.change(
+      screen.getByRole('combobox', { name: 'When below the minimum sample rate' }),
+      { target: { value: 'error' } },
+    );
+    await fireEvent.click(screen.getByRole('checkbox', { name: 'MP3' }));
+    expect(sent[0]).toMatchObject({
+      profileRules: { profile: 'Label Prod', rules: { minSampleRate: { hz: 48_000 } } },
+    });
+    expect(sent[1]).toMatchObject({
+      profileRules: { profile: 'Label Prod', rules: { minSampleRate: { level: 'error' } } },
+    });
+    const formats = (sent[2] as { profileRules: { rules: { formats: { allowed: string[] } } } })
+      .profileRules.rules.formats.allowed;
+    expect(formats).not.toContain('mp3');
+    expect(formats).toContain('flac');
+    await fireEvent.click(screen.getByRole('button', { name: 'Back to the defaults' }));
+    expect(sent[3]).toEqual({ profileRules: { profile: 'Label Prod', rules: null } });
+  });
+});
