@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { UsageError } from '../core/errors.js';
+import { describeAudio } from '../core/model/audio-properties.js';
 import { type OuterIdField, outerIdFields, type OuterIdStrategy } from '../core/model/outer-id.js';
 import { finishScan, type ScanEntry } from '../core/model/read-result.js';
 import { scanFolder } from '../core/tags/scan-folder.js';
@@ -37,7 +38,7 @@ function cell(text: string | undefined, width: number): string {
   return value.length > width ? `${value.slice(0, width - 1)}…` : value.padEnd(width);
 }
 
-/** The human-readable report: one row per file, its findings under it, one summary line. */
+/** The human-readable report: one row per file, its QC and findings under it, one summary line. */
 export function formatTable(entries: ScanEntry[]): string {
   const fileWidth = Math.min(48, Math.max(4, ...entries.map((e) => e.file.length)));
   const lines = [
@@ -69,6 +70,7 @@ export function formatTable(entries: ScanEntry[]): string {
       `${cell(entry.file, fileWidth)}  ${cell(t?.outer_id, 16)}  ${cell(t?.title, 28)}  ${cell(t?.isrc, 12)}  ${status}`,
     );
     if (status === 'ignored') continue;
+    if (entry.audio) lines.push(`    ${describeAudio(entry.audio)}`);
     for (const f of entry.findings) {
       lines.push(`    ${f.level}${f.field ? ` ${f.field}` : ''}: ${f.message}`);
     }

@@ -99,6 +99,8 @@ describe.skipIf(missing.length > 0)('courier scan', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^FILE\s+OUTER_ID\s+TITLE\s+ISRC\s+STATUS/);
     expect(stdout).toContain('Björk/Café.flac');
+    // Each track's masters QC line, under its row.
+    expect(stdout).toMatch(/\n {4}FLAC · lossless · 8 kHz · 16-bit · mono · 0:00 · \d+ kb\/s\n/);
     expect(stdout.trim().split('\n').at(-1)).toMatch(
       /^22 file\(s\): 16 track\(s\), 2 ignored, 4 unreadable; \d+ error\(s\), \d+ warning\(s\)$/,
     );
