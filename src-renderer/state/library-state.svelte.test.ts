@@ -5,10 +5,10 @@ import { fakeApi, libraryWith, pick } from './fake-library.js';
 describe('library', () => {
   it('adds a file picked twice once, and lists what is not audio', async () => {
     const { library } = await libraryWith({ 'A/01.flac': { title: 'One', isrc: 'GBAYE2100001' } });
-    await library.add([pick('A/01.flac'), pick('A/cover.jpg'), pick('A/old.wma')]);
+    await library.add([pick('A/01.flac'), pick('A/cover.jpg'), pick('A/old.tak')]);
     expect(library.rows).toHaveLength(1);
-    expect(library.ignored.map((i) => i.relativePath)).toEqual(['A/cover.jpg', 'A/old.wma']);
-    expect(library.ignored[1]!.reason).toMatch(/unsupported audio/);
+    expect(library.ignored.map((i) => i.relativePath)).toEqual(['A/cover.jpg', 'A/old.tak']);
+    expect(library.ignored[1]!.reason).toMatch(/audio format Courier cannot read/);
   });
 
   it('gives each track an outer_id: the ISRC when unique, else the file name', async () => {

@@ -43,7 +43,7 @@ const tracks: {
 
 /** More entries in one folder than Chromium hands out in one `readEntries()` chunk (100). */
 const scans = 130;
-/** The scans, the liner notes, a WMA (unsupported audio) and a nested cover image. */
+/** The scans, the liner notes, a TAK (audio Courier cannot read) and a nested cover image. */
 const ignoredCount = scans + 3;
 
 describe.skipIf(missing.length > 0)('dropping a folder on the window', () => {
@@ -96,7 +96,7 @@ describe.skipIf(missing.length > 0)('dropping a folder on the window', () => {
       await writeFile(join(folder, 'Scans', `booklet-${String(i).padStart(3, '0')}.jpg`), 'jpg');
     }
     await writeFile(join(folder, 'notes.txt'), 'liner notes');
-    await writeFile(join(folder, 'demo.wma'), 'not delivered');
+    await writeFile(join(folder, 'demo.tak'), 'not delivered');
     await writeFile(join(folder, 'Disc 2', 'Artwork', 'cover.jpg'), 'jpg');
 
     page = await app.open({ viewport: { width: 1400, height: 820 } });

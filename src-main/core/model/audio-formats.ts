@@ -25,16 +25,21 @@ export const audioExtensions: ReadonlySet<string> = new Set([
   'webm',
   'weba',
   'm4b',
-]);
-
-/** Audio that a scan recognises but does not deliver. */
-export const unsupportedAudioExtensions: ReadonlySet<string> = new Set([
+  // Read by music-metadata (tags and format shown); whether they may be delivered is the
+  // profile's formats rule (`delivery-rules.ts`), which by default leaves them out.
   'wma',
+  'asf',
   'ape',
   'wv',
   'mpc',
   'dsf',
   'dff',
+]);
+
+/** Audio that a scan recognises but cannot read, so does not deliver. */
+export const unsupportedAudioExtensions: ReadonlySet<string> = new Set([
+  'tak',
+  'tta',
   'amr',
   'ac3',
   'au',
@@ -45,7 +50,7 @@ export const unsupportedAudioExtensions: ReadonlySet<string> = new Set([
 
 /** What a scan, a plan and the library say about a file of an audio format not delivered. */
 export const unsupportedAudioMessage =
-  'unsupported audio format; deliver MP3, FLAC, Ogg, Opus, Speex, M4A, WAV, AIFF, MPEG layer I or II, or Matroska/WebM audio';
+  'an audio format Courier cannot read, so cannot check or deliver; convert it to FLAC, WAV, AIFF, MP3, M4A, Ogg or Opus';
 
 /** How a scan, a plan and an upload treat a file (the one rule for all three). */
 export type FileKind = 'audio' | 'unsupported-audio' | 'hidden' | 'ignored';

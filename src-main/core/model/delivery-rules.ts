@@ -28,9 +28,28 @@ export interface DeliveryRules {
   mono: RuleLevel;
 }
 
-/** What every profile starts with: nothing blocked that decodes. */
+/**
+ * The formats every profile delivers unless the label says otherwise: those every audio
+ * pipeline takes. WMA, Monkey's Audio, WavPack, Musepack and DSD masters are read and shown,
+ * and go once the label allows them.
+ */
+export const commonFormats: readonly AudioFormatId[] = [
+  'wav',
+  'aiff',
+  'flac',
+  'alac',
+  'mp3',
+  'mp2',
+  'mp1',
+  'aac',
+  'vorbis',
+  'opus',
+  'speex',
+];
+
+/** What every profile starts with: nothing blocked that a provider would take. */
 export const defaultRules: DeliveryRules = {
-  formats: { allowed: audioFormatIds.filter((id) => id !== 'other'), level: 'off' },
+  formats: { allowed: [...commonFormats], level: 'error' },
   minSampleRate: { hz: 44_100, level: 'off' },
   minBitDepth: { bits: 16, level: 'off' },
   minDuration: { seconds: 30, level: 'off' },
@@ -91,7 +110,7 @@ export function checkRules(audio: AudioProperties | undefined, rules: DeliveryRu
     const allowed = rules.formats.allowed.map((id) => audioFormatLabels[id]).join(', ') || 'none';
     add(
       rules.formats.level,
-      `${audioFormatLabels[audio.format]} is not a format this profile delivers (allowed: ${allowed})`,
+      `${audio.format === 'other' ? audio.codec || audio.container || 'this format' : audioFormatLabels[audio.format]} is not a format this profile delivers (allowed: ${allowed}; Settings → Masters rules)`,
     );
   }
   if (audio.sampleRate !== undefined && audio.sampleRate < rules.minSampleRate.hz) {

@@ -28,23 +28,29 @@ export async function readAudio(
   const info = { path: file, ...(options.mimeType ? { mimeType: options.mimeType } : {}) };
   const tokenizer = new BlockTokenizer(rf64AsRiff(source), info, options.cache);
   try {
-    let meta: IAudioMetadata;
-    let result: ReturnType<typeof parsedResult>;
+    let meta: IAudioMetadata | undefined;
+    let result: ReturnType<typeof parsedResult> | undefined;
+    let failure: unknown;
     try {
       meta = await parseFromTokenizer(tokenizer, { skipCovers: true, duration: false });
-      result = parsedResult(file, meta, (notes) => draftFromMetadata(meta, file, notes));
-      if (!result.draft) throw new Error('no audio found');
+      const parsed = meta;
+      result = parsedResult(file, parsed, (notes) => draftFromMetadata(parsed, file, notes));
     } catch (error) {
+      failure = error;
+    }
+    if (!result?.draft) {
       // A master cut short can end inside a box or chunk whose size the parser checks against
       // the file's (an MP4's mdat): parsed again as if the rest were there, its tags and format
       // are read, and the integrity check below says what is missing.
       const lenient = await parseLeniently(source, info, options.cache);
-      if (!lenient) throw error;
-      meta = lenient;
-      result = parsedResult(file, meta, (notes) => draftFromMetadata(meta, file, notes));
-      if (!result.draft) throw error;
+      const retried = lenient
+        ? parsedResult(file, lenient, (notes) => draftFromMetadata(lenient, file, notes))
+        : undefined;
+      if (!retried?.draft) return result ?? readFailure(file, failure);
+      meta = lenient!;
+      result = retried;
     }
-    const { format } = meta;
+    const { format } = meta!;
     const granuleRate = format.codec?.toLowerCase().startsWith('opus') ? 48_000 : format.sampleRate;
     const integrity = await checkIntegrity(
       { size: source.size, read: (target, position) => tokenizer.readAt(target, position) },

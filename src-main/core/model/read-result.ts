@@ -140,7 +140,9 @@ export function parsedResult(
   draft: (notes: Finding[]) => DraftTrack,
 ): FileReadResult & { damaged?: boolean } {
   const { format } = meta;
-  if (!format.container || !format.codec || format.hasAudio === false) {
+  // Monkey's Audio, Musepack SV8 and DSF name no codec: their rate and channels show the audio.
+  const audio = format.codec || (format.sampleRate && format.numberOfChannels);
+  if (!format.container || !audio || format.hasAudio === false) {
     return {
       file,
       draft: null,

@@ -4,8 +4,10 @@
  * per-track acceptance lets it go with a warning, and the profile's masters rules (Settings)
  * warn or block — and a hand-edited rules file never stops the app.
  */
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 import { describe, expect, it } from 'vitest';
 
@@ -16,6 +18,7 @@ import { createRouter } from '../../../src-main/ipc/router.js';
 import { makeAudio, missingFixtureTools } from '../../support/audio-fixtures.js';
 import { useCliSandbox } from './delivery-helpers.js';
 
+const run = promisify(execFile);
 const missing = missingFixtureTools();
 if (missing.length > 0) {
   if (process.env.CI === 'true') throw new Error(`the masters check needs ${missing.join(', ')}`);
@@ -66,6 +69,36 @@ describe.skipIf(missing.length > 0)('the masters check', () => {
     const outside = await cli.deliver(dir, 'json', '--accept-cut-short', '/etc/hostname');
     expect(outside.code).toBe(2);
     expect(outside.stderr).toContain("--accept-cut-short: '/etc/hostname' is not a file in");
+    await rm(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('reads a WMA master, and delivers it only once the profile allows WMA', async () => {
+    const dir = join(cli.home, '..', `wma-${Date.now()}`);
+    await mkdir(dir, { recursive: true });
+    await run('ffmpeg', [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=1'],
+      ...['-c:a', 'wmav2', '-metadata', 'title=Legacy Master'],
+      join(dir, 'legacy.wma'),
+    ]);
+    const scan = await cli.run(['scan', dir, '--json']);
+    const [entry] = JSON.parse(scan.stdout) as Array<{
+      track: { title?: string } | null;
+      audio?: { format: string };
+    }>;
+    expect(entry).toMatchObject({ track: { title: 'Legacy Master' }, audio: { format: 'wma' } });
+    const blocked = await cli.deliver(dir, 'json', '--dry-run');
+    expect(blocked.code).toBe(3);
+    expect(blocked.stderr).toContain('WMA is not a format this profile delivers');
+    const settings = join(cli.home, 'settings.json');
+    await writeFile(
+      settings,
+      JSON.stringify({
+        profileRules: { Test: { formats: { allowed: ['wma', 'flac'], level: 'error' } } },
+      }),
+    );
+    const allowed = await cli.deliver(dir, 'json', '--dry-run');
+    expect(allowed.code).toBe(0);
+    await rm(settings);
     await rm(dir, { recursive: true, force: true });
   }, 60_000);
 

@@ -83,13 +83,13 @@ describe('planDelivery: names', () => {
     expect(found.some((f) => f.message.startsWith("outer_id 'X1' is given to 2 files"))).toBe(true);
   });
 
-  it('blocks empty files and unsupported audio in folder modes too', () => {
+  it('blocks empty files and audio Courier cannot read in folder modes too', () => {
     const found = errors(
-      base({ mode: 'audio_only', files: [...files(['a.mp3'], 0), ...files(['b.wma'])] }),
+      base({ mode: 'audio_only', files: [...files(['a.mp3'], 0), ...files(['b.tak'])] }),
     );
     expect(found.map((f) => [f.path, f.message.split(';')[0]])).toEqual([
       ['a.mp3', 'empty file (0 bytes)'],
-      ['b.wma', 'unsupported audio format'],
+      ['b.tak', 'an audio format Courier cannot read, so cannot check or deliver'],
     ]);
   });
 

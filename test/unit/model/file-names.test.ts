@@ -15,7 +15,9 @@ describe('audio formats', () => {
     expect(fileKind('a/B.FLAC')).toBe('audio');
     expect(fileKind('x.aif')).toBe('audio');
     expect(fileKind('x.opus')).toBe('audio');
-    expect(fileKind('x.wma')).toBe('unsupported-audio');
+    // WMA is read (its tags and format shown); the profile's formats rule decides if it goes.
+    expect(fileKind('x.wma')).toBe('audio');
+    expect(fileKind('x.tak')).toBe('unsupported-audio');
     expect(fileKind('cover.jpg')).toBe('ignored');
     expect(fileKind('._song.mp3')).toBe('hidden');
     expect(fileKind('...mp3')).toBe('hidden');
@@ -69,7 +71,7 @@ describe('scan results', () => {
     expect(precheckFile('notes.txt', 10)?.findings).toEqual([
       { level: 'warning', message: 'ignored: not an audio file' },
     ]);
-    expect(precheckFile('a.wma', 10)?.findings[0]?.level).toBe('error');
+    expect(precheckFile('a.tak', 10)?.findings[0]?.level).toBe('error');
     expect(precheckFile('a.mp3', 0)?.findings).toEqual([
       { level: 'error', message: 'empty file (0 bytes)' },
     ]);
