@@ -54,3 +54,22 @@ describe('library', () => {
     expect(again.findings.get('id:A/01.flac')!.at(-1)!.message).toMatch(/gone or changed/);
   });
 });
+
+describe('a file without an extension', () => {
+  it('says when it holds audio instead of calling it "not an audio file"', async () => {
+    const { library } = await libraryWith({});
+    const id3 = new Uint8Array([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    await library.add([
+      { file: new File([id3], 'track07'), relativePath: 'A/track07' },
+      { file: new File(['plain words, not audio'], 'README'), relativePath: 'A/README' },
+    ]);
+    expect(library.ignored).toEqual([
+      {
+        relativePath: 'A/track07',
+        reason:
+          'no file extension: read as .mp3 from its content; it is not delivered until its name ends in .mp3',
+      },
+      { relativePath: 'A/README', reason: 'not an audio file' },
+    ]);
+  });
+});

@@ -1,7 +1,13 @@
 /* eslint-disable svelte/prefer-svelte-reactivity -- Maps and Sets here are local lookups or
    plain caches; state is replaced as whole values, never mutated in place. */
 import type { LibrarySession } from '../../src-main/core/library/session-schema.js';
-import { fileKind, unsupportedAudioMessage } from '../../src-main/core/model/audio-formats.js';
+import {
+  extensionOf,
+  fileKind,
+  noExtensionMessage,
+  sniffAudioExtension,
+  unsupportedAudioMessage,
+} from '../../src-main/core/model/audio-formats.js';
 import type { AudioProperties } from '../../src-main/core/model/audio-properties.js';
 import { checkRules, type DeliveryRules } from '../../src-main/core/model/delivery-rules.js';
 import { withAcceptance } from '../../src-main/core/model/masters.js';
@@ -150,10 +156,18 @@ export class LibraryState {
             reason: unsupportedAudioMessage,
           });
         } else {
+          // A file without an extension may hold audio: its first bytes say so.
+          const sniffed =
+            kind === 'ignored' && extensionOf(item.relativePath) === '' && item.file instanceof Blob
+              ? sniffAudioExtension(await firstBytes(item.file, 16))
+              : null;
           skipped.push({
             relativePath: item.relativePath,
-            reason:
-              kind === 'hidden' ? "a hidden file (its name starts with '.')" : 'not an audio file',
+            reason: sniffed
+              ? noExtensionMessage(sniffed)
+              : kind === 'hidden'
+                ? "a hidden file (its name starts with '.')"
+                : 'not an audio file',
           });
         }
       }
@@ -544,6 +558,18 @@ export class LibraryState {
     });
     return this.#saving;
   }
+}
+
+/** The first `n` bytes of a Blob (FileReader where `arrayBuffer` is missing, as in jsdom). */
+async function firstBytes(blob: Blob, n: number): Promise<Uint8Array> {
+  const head = blob.slice(0, n);
+  if (typeof head.arrayBuffer === 'function') return new Uint8Array(await head.arrayBuffer());
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsArrayBuffer(head);
+  });
 }
 
 /** The result for a file whose tags could not be read at all. */

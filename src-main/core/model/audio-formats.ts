@@ -86,3 +86,35 @@ export function fileStem(path: string): string {
   const dot = base.lastIndexOf('.');
   return dot <= 0 ? base : base.slice(0, dot);
 }
+
+/**
+ * The extension of the audio a file without one holds, from its first bytes (its magic), or
+ * null when they are not audio. Such a file is read and shown, but not delivered until it is
+ * named: every tool downstream goes by the extension.
+ */
+export function sniffAudioExtension(head: Uint8Array): string | null {
+  const text = (at: number, length: number) =>
+    String.fromCharCode(...head.subarray(at, at + length));
+  if (head.length < 4) return null;
+  if (text(0, 3) === 'ID3') return 'mp3';
+  if (head[0] === 0xff && (head[1]! & 0xe0) === 0xe0 && (head[1]! & 0x06) !== 0) return 'mp3';
+  if (head[0] === 0xff && (head[1]! & 0xf6) === 0xf0) return 'aac';
+  const magic = text(0, 4);
+  if (magic === 'fLaC') return 'flac';
+  if (magic === 'OggS') return 'ogg';
+  if ((magic === 'RIFF' || magic === 'RF64') && text(8, 4) === 'WAVE') return 'wav';
+  if (magic === 'FORM' && (text(8, 4) === 'AIFF' || text(8, 4) === 'AIFC')) return 'aiff';
+  if (text(4, 4) === 'ftyp') return 'm4a';
+  if (magic === 'MAC ') return 'ape';
+  if (magic === 'wvpk') return 'wv';
+  if (magic === 'MPCK' || text(0, 3) === 'MP+') return 'mpc';
+  if (magic === 'DSD ') return 'dsf';
+  if (magic === 'FRM8') return 'dff';
+  if (magic === '\x30\x26\xb2\x75') return 'wma';
+  return null;
+}
+
+/** What a scan says of audio found in a file without an extension. */
+export function noExtensionMessage(extension: string): string {
+  return `no file extension: read as .${extension} from its content; it is not delivered until its name ends in .${extension}`;
+}

@@ -7,6 +7,12 @@
  */
 import { type IAudioMetadata, parseFromTokenizer } from 'music-metadata';
 
+import {
+  extensionOf,
+  isHiddenPath,
+  noExtensionMessage,
+  sniffAudioExtension,
+} from './audio-formats.js';
 import { audioPropertiesOf } from './audio-properties.js';
 import { type BlockCacheOptions, BlockTokenizer, type ByteSource } from './block-tokenizer.js';
 import { checkIntegrity } from './integrity.js';
@@ -20,12 +26,18 @@ export async function readAudio(
   file: string,
   options: { cache: BlockCacheOptions; mimeType?: string },
 ): Promise<FileReadResult> {
-  const skipped = precheckFile(file, source.size);
+  // A file without an extension is read when its first bytes are audio.
+  const sniffed = await sniffedExtension(source, file);
+  const skipped = sniffed ? null : precheckFile(file, source.size);
   if (skipped) {
     await source.close?.();
     return skipped;
   }
-  const info = { path: file, ...(options.mimeType ? { mimeType: options.mimeType } : {}) };
+  // The parser goes by the extension: one without is parsed as what its content is.
+  const info = {
+    path: sniffed ? `${file}.${sniffed}` : file,
+    ...(options.mimeType ? { mimeType: options.mimeType } : {}),
+  };
   const tokenizer = new BlockTokenizer(rf64AsRiff(source), info, options.cache);
   try {
     let meta: IAudioMetadata | undefined;
@@ -61,13 +73,25 @@ export async function readAudio(
     const finding =
       integrityFinding(integrity) ??
       (integrity.state === 'unchecked' && result.damaged ? damagedFinding() : null);
-    const findings = finding ? [...result.findings, finding] : result.findings;
+    const findings = [
+      ...(sniffed ? [{ level: 'warning' as const, message: noExtensionMessage(sniffed) }] : []),
+      ...result.findings,
+      ...(finding ? [finding] : []),
+    ];
     return { file: result.file, draft: result.draft, findings, audio };
   } catch (error) {
     return readFailure(file, error);
   } finally {
     await tokenizer.close();
   }
+}
+
+/** The audio extension of a file named without one, from its first bytes; null otherwise. */
+async function sniffedExtension(source: ByteSource, file: string): Promise<string | null> {
+  if (extensionOf(file) !== '' || isHiddenPath(file) || source.size < 16) return null;
+  const head = new Uint8Array(16);
+  const n = await source.read(head, 0);
+  return sniffAudioExtension(head.subarray(0, n));
 }
 
 /** Much more than any file holds: the size a lenient parse is told. */

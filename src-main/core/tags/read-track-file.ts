@@ -1,5 +1,6 @@
 /** Reads one file of a scanned folder into a draft or findings (shared by the scan's threads). */
 import { relativeName } from '../files/local-files.js';
+import { extensionOf, fileKind } from '../model/audio-formats.js';
 import type { ByteSource } from '../model/block-tokenizer.js';
 import { readAudio } from '../model/read-audio.js';
 import { type FileReadResult, precheckFile, readFailure } from '../model/read-result.js';
@@ -11,9 +12,10 @@ export const toRelative = relativeName;
 /** Reads one file: skipped by name or size, else parsed and checked (`readAudio`). */
 export async function readTrackFile(root: string, path: string): Promise<FileReadResult> {
   const file = toRelative(root, path);
-  // Non-audio files are settled by name alone, without touching the disk.
+  // Non-audio files are settled by name alone, without touching the disk; a file without an
+  // extension is opened, as its content may be audio.
   const byName = precheckFile(file, 1);
-  if (byName) return byName;
+  if (byName && !(extensionOf(file) === '' && fileKind(file) === 'ignored')) return byName;
   let source: ByteSource;
   try {
     source = await openFileSource(path);

@@ -20,7 +20,6 @@ export const differenceCategories = {
   'ogg-flac': 'FLAC in Ogg: no tags read',
   'rejects-decodable': 'rejected as truncated or damaged, though ffmpeg decodes it',
   'raw-text': 'raw library text in a finding',
-  'extension-unknown': 'audio called "not an audio file" for having no extension',
   'unsupported-format': '"unsupported", tags not read (WMA, APE, WavPack, Musepack, DSF, DFF)',
   'video-file': 'a video with a sound track is not taken as audio',
   'invalid-in-file': 'intended: the file holds an invalid value and Courier asks for a fix',
@@ -41,8 +40,6 @@ export interface KnownDifference {
   category: DifferenceCategory;
   why: string;
 }
-
-const unreadTags = 'rejected, so the tags every oracle tool reads are not read either';
 
 /** Every difference the tier expects today, by file (relative to the corpus root). */
 export const knownDifferences: Record<string, KnownDifference[]> = {
@@ -115,13 +112,6 @@ export const knownDifferences: Record<string, KnownDifference[]> = {
       checks: ['cut-short'],
       category: 'oracle-estimate',
       why: "VBR without an Xing header: ffprobe takes the first frame's bitrate for all; the last frame is whole",
-    },
-  ],
-  'mp3/1a643e9e0743dee8732554d0e870055a': [
-    {
-      checks: ['read', 'title', 'artists'],
-      category: 'extension-unknown',
-      why: `an MP3 without an extension; ${unreadTags}`,
     },
   ],
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
-import { extensionOf, fileKind, fileStem } from '../../../src-main/core/model/audio-formats.js';
+import {
+  extensionOf,
+  fileKind,
+  fileStem,
+  noExtensionMessage,
+  sniffAudioExtension,
+} from '../../../src-main/core/model/audio-formats.js';
 import {
   applyFileNameMapping,
   mappingProblem,
@@ -100,5 +106,29 @@ describe('scan results', () => {
       'damaged',
       'ISRC USRC17607839 is also on a.wav',
     ]);
+  });
+});
+
+describe('audio in a file without an extension', () => {
+  const bytes = (...parts: Array<string | number[]>) =>
+    new Uint8Array(
+      parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)),
+    );
+  it('is found from its first bytes', () => {
+    expect(sniffAudioExtension(bytes('ID3', [4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]))).toBe('mp3');
+    expect(sniffAudioExtension(bytes([0xff, 0xfb, 0x90, 0x64], 'x'.repeat(12)))).toBe('mp3');
+    expect(sniffAudioExtension(bytes('fLaC', 'x'.repeat(12)))).toBe('flac');
+    expect(sniffAudioExtension(bytes('RIFF', [0, 0, 0, 0], 'WAVE', 'fmt '))).toBe('wav');
+    expect(sniffAudioExtension(bytes('FORM', [0, 0, 0, 0], 'AIFF', 'COMM'))).toBe('aiff');
+    expect(sniffAudioExtension(bytes([0, 0, 0, 32], 'ftypM4A ', 'xxxx'))).toBe('m4a');
+    expect(sniffAudioExtension(bytes('OggS', 'x'.repeat(12)))).toBe('ogg');
+    expect(sniffAudioExtension(bytes('Dear diary, today'))).toBeNull();
+    expect(sniffAudioExtension(bytes([0x89], 'PNG', 'x'.repeat(12)))).toBeNull();
+  });
+
+  it('is named so the user can fix it', () => {
+    expect(noExtensionMessage('mp3')).toBe(
+      'no file extension: read as .mp3 from its content; it is not delivered until its name ends in .mp3',
+    );
   });
 });
