@@ -98,7 +98,7 @@ function isPcm(codec: string): boolean {
 /** The properties of a parsed file; `duration` as the file's structure gives it, when known. */
 export function audioPropertiesOf(
   format: IFormat,
-  measured: { duration?: number; md5?: boolean } = {},
+  measured: { duration?: number; md5?: boolean; size?: number } = {},
 ): AudioProperties {
   const container = format.container ?? '';
   const codec = format.codec ?? (container === 'DSF' ? 'DSD' : '');
@@ -124,6 +124,10 @@ export function audioPropertiesOf(
     props.duration = Math.round(duration * 1000) / 1000;
   }
   if (format.bitrate && Number.isFinite(format.bitrate)) props.bitrate = Math.round(format.bitrate);
+  else if (measured.size && props.duration) {
+    // The average over the whole file, tags included: what a reader without a header can say.
+    props.bitrate = Math.round((measured.size * 8) / props.duration);
+  }
   if (measured.md5 !== undefined) props.md5 = measured.md5;
   return props;
 }

@@ -557,7 +557,8 @@ async function checkOgg(source: ByteSource, rate: number | undefined): Promise<I
   const zeros = await zeroRunStart(source, 0, source.size);
   const zeroed = source.size - zeros >= zeroRunMinimum;
   const end = zeroed ? zeros : source.size;
-  const tailStart = Math.max(0, end - 70 * 1024);
+  // Two of the largest pages (65,307 bytes each): a whole one precedes a cut one.
+  const tailStart = Math.max(0, end - 2 * 65_307 - 1024);
   const tail = await readAt(source, tailStart, end - tailStart);
   let lastWhole: { granule: number; eos: boolean } | null = null;
   let cutPage = false;
@@ -587,7 +588,8 @@ async function checkOgg(source: ByteSource, rate: number | undefined): Promise<I
   const endsAt = rate ? lastWhole.granule / rate : undefined;
   if (zeroed) return cut(endsAt, undefined, zerosDetail(source.size - end));
   if (cutPage) return cut(endsAt, undefined, 'its last Ogg page is incomplete');
-  if (!lastWhole.eos) return cut(endsAt, undefined, 'the Ogg stream has no end-of-stream page');
+  if (!lastWhole.eos)
+    return cut(endsAt, undefined, 'the Ogg stream lacks its last page, the one marked as its end');
   return { state: 'complete', ...(endsAt ? { duration: endsAt } : {}) };
 }
 

@@ -17,6 +17,7 @@ import { audioPropertiesOf } from './audio-properties.js';
 import { type BlockCacheOptions, BlockTokenizer, type ByteSource } from './block-tokenizer.js';
 import { checkIntegrity } from './integrity.js';
 import { damagedFinding, integrityFinding } from './masters.js';
+import { oggFlacComments } from './ogg-flac.js';
 import { type FileReadResult, parsedResult, precheckFile, readFailure } from './read-result.js';
 import { draftFromMetadata } from './tags-to-track.js';
 
@@ -62,6 +63,21 @@ export async function readAudio(
       meta = lenient!;
       result = retried;
     }
+    // FLAC in Ogg: music-metadata reads no tags; the Vorbis comment is read here.
+    if (meta!.format.container === 'Ogg' && meta!.format.codec === 'FLAC' && !meta!.native.vorbis) {
+      const comments = await oggFlacComments({
+        size: source.size,
+        read: (target, position) => tokenizer.readAt(target, position),
+      });
+      if (comments.length > 0) {
+        const withTags = { ...meta!, native: { ...meta!.native, vorbis: comments } };
+        const tagged = parsedResult(file, withTags, (notes) =>
+          draftFromMetadata(withTags, file, notes),
+        );
+        meta = withTags;
+        result = tagged;
+      }
+    }
     const { format } = meta!;
     const granuleRate = format.codec?.toLowerCase().startsWith('opus') ? 48_000 : format.sampleRate;
     const integrity = await checkIntegrity(
@@ -69,7 +85,7 @@ export async function readAudio(
       format.container ?? '',
       granuleRate,
     );
-    const audio = audioPropertiesOf(format, integrity);
+    const audio = audioPropertiesOf(format, { ...integrity, size: source.size });
     const finding =
       integrityFinding(integrity) ??
       (integrity.state === 'unchecked' && result.damaged ? damagedFinding() : null);

@@ -62,7 +62,12 @@ export function precheckFile(file: string, size: number): FileReadResult | null 
 export function readFailure(file: string, error: unknown): FileReadResult {
   const raw = error instanceof Error ? error.message : String(error);
   // music-metadata appends the absolute path to some messages; the user knows which file.
-  const message = raw.replace(/:\s*\/.*$/, '').trim() || 'unreadable';
+  const stripped = raw.replace(/:\s*\/.*$/, '').trim();
+  // A parser's own words ("pageConsumer should be initialized", "Offset is outside the bounds
+  // of the DataView") mean nothing to a user: they are said plainly.
+  const internal =
+    /\b[a-z]+[A-Z]\w*\b|DataView|bounds|\bundefined\b|\bnull\b|Error\b|should be/.test(stripped);
+  const message = !stripped || internal ? 'its structure could not be followed' : stripped;
   return {
     file,
     draft: null,

@@ -17,7 +17,6 @@ export type CorpusCheck = CorpusField | 'read' | 'raw-text' | 'cut-short' | `blo
 /** Why Courier differs, by kind: each is a fix to make, or (the last) a choice Courier keeps. */
 export const differenceCategories = {
   'spaced-slash': '"A / B" is read as "A/B"',
-  'ogg-flac': 'FLAC in Ogg: no tags read',
   'rejects-decodable': 'rejected as truncated or damaged, though ffmpeg decodes it',
   'raw-text': 'raw library text in a finding',
   'unsupported-format': '"unsupported", tags not read (WMA, APE, WavPack, Musepack, DSF, DFF)',
@@ -72,18 +71,6 @@ export const knownDifferences: Record<string, KnownDifference[]> = {
   ],
 
   // Which of a file's tags wins.
-  'ogg/audio.flac.ogg': [
-    { checks: ['title'], category: 'ogg-flac', why: 'the Vorbis comment of FLAC-in-Ogg' },
-  ],
-
-  // Damaged but playable.
-  'ogg/no-last-page.oga': [
-    {
-      checks: ['raw-text'],
-      category: 'raw-text',
-      why: '"End-of-stream reached before reaching last page in Ogg stream serial=0"',
-    },
-  ],
 
   // Integrity: where ffprobe's length is not the file's.
   'issue-100.mp3': [

@@ -1,0 +1,66 @@
+/**
+ * The Vorbis comment of FLAC inside Ogg, which music-metadata leaves unread: the stream's
+ * header packets are FLAC metadata blocks (after the "\x7FFLAC" mapping header), and block type
+ * 4 holds the comment, as in a native FLAC file. Read from the first pages only. Free of Node
+ * APIs: the renderer bundles it.
+ */
+import type { ByteSource } from './block-tokenizer.js';
+
+/** One comment, as music-metadata names Vorbis tags (the key upper-cased). */
+export interface VorbisComment {
+  id: string;
+  value: string;
+}
+
+const utf8 = new TextDecoder('utf-8');
+
+/** The header packets of the first logical stream in `bytes` (pages read in order). */
+function headerPackets(bytes: Uint8Array, max: number): Uint8Array[] {
+  const packets: Uint8Array[] = [];
+  let current: number[] = [];
+  let p = 0;
+  while (p + 27 <= bytes.length && packets.length < max) {
+    if (String.fromCharCode(...bytes.subarray(p, p + 4)) !== 'OggS') break;
+    const segments = bytes[p + 26]!;
+    let body = p + 27 + segments;
+    for (let s = 0; s < segments; s++) {
+      const lace = bytes[p + 27 + s]!;
+      for (let i = 0; i < lace && body + i < bytes.length; i++) current.push(bytes[body + i]!);
+      body += lace;
+      if (lace < 255) {
+        packets.push(Uint8Array.from(current));
+        current = [];
+      }
+    }
+    p = body;
+  }
+  return packets;
+}
+
+/** The comments of an Ogg FLAC stream, or [] when there are none (or it is not Ogg FLAC). */
+export async function oggFlacComments(source: ByteSource): Promise<VorbisComment[]> {
+  const head = new Uint8Array(Math.min(source.size, 256 * 1024));
+  const bytes = head.subarray(0, await source.read(head, 0));
+  const packets = headerPackets(bytes, 16);
+  const first = packets[0];
+  if (!first || first[0] !== 0x7f || String.fromCharCode(...first.subarray(1, 5)) !== 'FLAC') {
+    return [];
+  }
+  for (const packet of packets.slice(1)) {
+    if ((packet[0]! & 0x7f) !== 4 || packet.length < 12) continue;
+    const view = new DataView(packet.buffer, packet.byteOffset + 4, packet.length - 4);
+    let at = 4 + view.getUint32(0, true);
+    const count = view.getUint32(at, true);
+    at += 4;
+    const comments: VorbisComment[] = [];
+    for (let i = 0; i < count && at + 4 <= view.byteLength; i++) {
+      const length = view.getUint32(at, true);
+      const text = utf8.decode(packet.subarray(4 + at + 4, 4 + at + 4 + length));
+      at += 4 + length;
+      const eq = text.indexOf('=');
+      if (eq > 0) comments.push({ id: text.slice(0, eq).toUpperCase(), value: text.slice(eq + 1) });
+    }
+    return comments;
+  }
+  return [];
+}
