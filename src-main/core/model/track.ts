@@ -106,6 +106,17 @@ export interface DraftTrack {
   album?: DraftAlbum;
 }
 
+/**
+ * A split of one combined artist credit that validation offers (`artists.ts`): the artist at
+ * `index` of the draft's artists, named `name`, becomes `into`.
+ */
+export interface ArtistSplitFix {
+  kind: 'split-artist';
+  index: number;
+  name: string;
+  into: DraftArtist[];
+}
+
 /** One thing the user should know about a track or file, field by field. */
 export interface Finding {
   level: 'error' | 'warning';
@@ -114,4 +125,6 @@ export interface Finding {
   message: string;
   /** A finding the label may accept per track (`masters.ts`): 'cut-short'. */
   code?: 'cut-short';
+  /** What resolves it, for the app to apply on one click (validation's, never saved). */
+  fix?: ArtistSplitFix;
 }
