@@ -16,8 +16,10 @@
  *    are acts named after their members or things, whose parts are no artist's name ("Simon" is
  *    not Paul Simon), so a catalog keeps them whole; "Tyler, The Creator" and "Bonamassa, Joe"
  *    are one name too.
- * 5. A bare "/" or "&" (no spaces) is part of a name: "AC/DC", "AC/DC/Bon Scott", "AT&T". Where a
- *    tag family joins values with "/" (ID3v2.3), the tag reader has split them already.
+ * 5. A bare "/" or "&" (no spaces) is part of a name: "AC/DC", "AC/DC/Bon Scott", "AT&T". Only
+ *    where the tag family joins several values with "/" (ID3v2.3 and 2.2 text frames, which the
+ *    reader keeps whole) is a bare "/" a join (rule 4): "Beth Hart/Joe Bonamassa" is two there,
+ *    "AC/DC" and "AC/DC/Bon Scott" stay one ("AC" is no name of its own).
  *
  * A part is a name of its own when it has two words or more ("Dua Lipa", "Dr. Dre"), or when the
  * library credits it on its own elsewhere ("Jay-Z" in "Jay-Z & Alicia Keys", given a track by
@@ -41,6 +43,14 @@ export interface ArtistEvidence {
 
 const noEvidence: ArtistEvidence = { known: new Set(), kept: new Set() };
 
+/** What a credit is read against. */
+export interface SplitContext {
+  /** What the rest of the library says about names (none by default). */
+  evidence?: ArtistEvidence;
+  /** The credit comes from a tag family that joins values with "/" (rule 5). */
+  slashJoins?: boolean;
+}
+
 /** The evidence the library's credits give about names (rules 3 and 4). */
 export function artistEvidence(drafts: readonly DraftTrack[]): ArtistEvidence {
   const known = new Set<string>();
@@ -61,6 +71,7 @@ const bracketedFeaturing = /\s*[([]\s*(?:feat\.?|ft\.?|featuring)\s+([^)\]]+)[)\
 const listMark = /\s*;\s*/;
 const collaborationMark = /\s+(?:x|vs\.?|\/)\s+/i;
 const joinMark = /\s+(?:&|and|\+)\s+|\s*,\s+/i;
+const joinOrSlash = /\s+(?:&|and|\+)\s+|\s*,\s+|\//i;
 const backingBand = /^(?:the|his|her|their)\s/i;
 
 const pieces = (text: string, mark: RegExp) =>
@@ -82,22 +93,23 @@ function splitIf(
   return likely(parts) ? parts : [text];
 }
 
-/** The names one credit (without featuring marks) stands for, by rules 2 to 4. */
-function namesIn(credit: string, evidence: ArtistEvidence): string[] {
+/** The names one credit (without featuring marks) stands for, by rules 2 to 5. */
+function namesIn(credit: string, evidence: ArtistEvidence, slashJoins: boolean): string[] {
   const ownName = (part: string) => /\S\s+\S/.test(part) || evidence.known.has(part.toLowerCase());
+  const join = slashJoins ? joinOrSlash : joinMark;
   return pieces(credit, listMark)
     .flatMap((name) => splitIf(name, collaborationMark, (parts) => parts.some(ownName), evidence))
-    .flatMap((name) => splitIf(name, joinMark, (parts) => parts.every(ownName), evidence));
+    .flatMap((name) => splitIf(name, join, (parts) => parts.every(ownName), evidence));
 }
 
 /**
  * The artists a combined credit is likely to stand for (the rules above), or null when it
- * looks like one artist. `evidence` is what the rest of the library says about names.
+ * looks like one artist.
  */
 export function suggestArtistSplit(
   name: string,
   role: string,
-  evidence: ArtistEvidence = noEvidence,
+  { evidence = noEvidence, slashJoins = false }: SplitContext = {},
 ): DraftArtist[] | null {
   const [main = '', ...featured] = name
     .replace(bracketedFeaturing, ' feat. $1')
@@ -112,8 +124,8 @@ export function suggestArtistSplit(
       split.push({ name: n, role: as });
     }
   };
-  add(namesIn(main.trim(), evidence), role);
-  for (const part of featured) add(namesIn(part.trim(), evidence), featuredRole);
+  add(namesIn(main.trim(), evidence, slashJoins), role);
+  for (const part of featured) add(namesIn(part.trim(), evidence, slashJoins), featuredRole);
   return split.length >= 2 ? split : null;
 }
 

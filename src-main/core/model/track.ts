@@ -52,7 +52,15 @@ export interface Track {
 
 /** Where a draft value came from. */
 export type ValueSource =
-  | { kind: 'tag'; tag: string }
+  | {
+      kind: 'tag';
+      tag: string;
+      /**
+       * The tag family joins several values into one text with this character (ID3v2.3 and
+       * 2.2: "/"), which the reader kept whole as it cannot tell "AC/DC" from two names.
+       */
+      joinedWith?: '/';
+    }
   | { kind: 'file-name' }
   | { kind: 'manual' }
   | { kind: 'csv'; column?: string }

@@ -64,8 +64,10 @@ export function validateTrack(
   }
   const artists = draft.artists?.value ?? [];
   if (artists.length === 0) findings.push(warning('artists', 'no artist'));
+  const source = draft.artists?.source;
+  const slashJoins = source?.kind === 'tag' && source.joinedWith === '/';
   artists.forEach((artist, index) => {
-    const into = suggestArtistSplit(artist.name, artist.role, evidence);
+    const into = suggestArtistSplit(artist.name, artist.role, { evidence, slashJoins });
     if (!into) return;
     const names = into.map((a) => `${a.name} (${a.role})`).join(', ');
     findings.push({

@@ -4,14 +4,15 @@ import {
   applyArtistSplit,
   applyArtistSplits,
   artistEvidence,
+  type SplitContext,
   suggestArtistSplit,
 } from '../../../src-main/core/model/artists.js';
 import type { ArtistSplitFix } from '../../../src-main/core/model/track.js';
 import { draft, fromTag } from './helpers.js';
 
 /** The split offered, written as "A (Main) | B (Featured)", or null. */
-function offered(name: string, evidence?: ReturnType<typeof artistEvidence>): string | null {
-  const split = suggestArtistSplit(name, 'Main', evidence);
+function offered(name: string, context?: SplitContext): string | null {
+  const split = suggestArtistSplit(name, 'Main', context);
   return split && split.map((a) => `${a.name} (${a.role})`).join(' | ');
 }
 
@@ -81,6 +82,22 @@ describe('suggestArtistSplit()', () => {
     expect(offered(credit)).toBe(split);
   });
 
+  it('splits at a bare "/" only where the tag family joins values with it, between names', () => {
+    const id3v23 = { slashJoins: true };
+    expect(offered('Beth Hart/Joe Bonamassa')).toBeNull();
+    expect(offered('Beth Hart/Joe Bonamassa', id3v23)).toBe(
+      'Beth Hart (Main) | Joe Bonamassa (Main)',
+    );
+    expect(offered('AC/DC', id3v23)).toBeNull();
+    expect(offered('AC/DC/Bon Scott', id3v23)).toBeNull();
+    expect(offered('Alice/Bob', id3v23)).toBeNull();
+    const evidence = artistEvidence([
+      draft('a.wav', { artists: fromTag([{ name: 'Alice', role: 'Main' }]) }),
+      draft('b.wav', { artists: fromTag([{ name: 'Bob', role: 'Main' }]) }),
+    ]);
+    expect(offered('Alice/Bob', { ...id3v23, evidence })).toBe('Alice (Main) | Bob (Main)');
+  });
+
   it('takes a part credited on its own elsewhere in the library as a name', () => {
     expect(offered('Jay-Z & Alicia Keys')).toBeNull();
     const library = [
@@ -88,7 +105,7 @@ describe('suggestArtistSplit()', () => {
       draft('b.wav', { artists: fromTag([{ name: 'Skrillex', role: 'Main' }]) }),
       draft('c.wav', { artists: fromTag([{ name: 'Diplo', role: 'Main' }]) }),
     ];
-    const evidence = artistEvidence(library);
+    const evidence = { evidence: artistEvidence(library) };
     expect(offered('Jay-Z & Alicia Keys', evidence)).toBe('Jay-Z (Main) | Alicia Keys (Main)');
     expect(offered('Skrillex x Diplo', evidence)).toBe('Skrillex (Main) | Diplo (Main)');
   });
@@ -101,11 +118,11 @@ describe('suggestArtistSplit()', () => {
       ]),
     });
     expect(offered('Daryl Hall & John Oates')).toBe('Daryl Hall (Main) | John Oates (Main)');
-    expect(offered('Daryl Hall & John Oates', artistEvidence([listed]))).toBeNull();
+    expect(offered('Daryl Hall & John Oates', { evidence: artistEvidence([listed]) })).toBeNull();
     // A featuring mark still separates.
-    expect(offered('Daryl Hall & John Oates feat. Jay-Z', artistEvidence([listed]))).toBe(
-      'Daryl Hall & John Oates (Main) | Jay-Z (Featured)',
-    );
+    expect(
+      offered('Daryl Hall & John Oates feat. Jay-Z', { evidence: artistEvidence([listed]) }),
+    ).toBe('Daryl Hall & John Oates (Main) | Jay-Z (Featured)');
   });
 });
 

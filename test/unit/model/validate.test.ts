@@ -101,6 +101,19 @@ describe('validateTrack()', () => {
       expect(validateTrack(d)).toEqual([]);
     }
   });
+  it('offers to split at a slash between names where the tag family joins values with it', () => {
+    const credit = (joinedWith?: '/') =>
+      withId('a.mp3', 'A', {
+        artists: {
+          value: [{ name: 'Beth Hart/Joe Bonamassa', role: 'Main' }],
+          source: { kind: 'tag', tag: 'TPE1', ...(joinedWith ? { joinedWith } : {}) },
+        },
+      });
+    expect(validateTrack(credit())).toEqual([]);
+    expect(validateTrack(credit('/')).map((f) => f.fix?.into.map((a) => a.name))).toEqual([
+      ['Beth Hart', 'Joe Bonamassa'],
+    ]);
+  });
   it('warns when title or artists are missing', () => {
     const d = withId('a.wav', 'A');
     delete d.title;
