@@ -451,7 +451,10 @@ function artistsFrom(tags: NativeTags, meta: IAudioMetadata): Sourced<DraftArtis
     listed.length === 0 &&
     (hit.tagType === 'ID3v2.3' || hit.tagType === 'ID3v2.2') &&
     artists.some((a) => a.name.includes('/'));
-  return { value: artists, source: joined ? { ...fromTag(hit), joinedWith: '/' } : fromTag(hit) };
+  return {
+    value: artists,
+    source: joined ? { kind: 'tag', tag: hit.id, joinedWith: '/' } : fromTag(hit),
+  };
 }
 
 function customerTagsFrom(
