@@ -22,8 +22,8 @@
  *    "AC/DC" and "AC/DC/Bon Scott" stay one ("AC" is no name of its own).
  *
  * A part is a name of its own when it has two words or more ("Dua Lipa", "Dr. Dre"), or when the
- * library credits it on its own elsewhere ("Jay-Z" in "Jay-Z & Alicia Keys", given a track by
- * Jay-Z). A backing band is a part starting with "the", "his", "her" or "their" ("Nick Cave & The
+ * library credits it as one artist elsewhere ("Jay-Z" in "Jay-Z & Alicia Keys", given a track by
+ * Jay-Z, or one where a split was applied). A backing band is a part starting with "the", "his", "her" or "their" ("Nick Cave & The
  * Bad Seeds", "Florence + the Machine", "Duke Ellington and His Orchestra"). A credit that a
  * track lists whole beside other artists of its role (Picard's ARTISTS "Earth, Wind & Fire",
  * "The Emotions") is one name to that tagger: rules 3 and 4 leave it whole everywhere.
@@ -35,7 +35,7 @@ export const featuredRole = 'Featured';
 
 /** What the library says about names: which are credited on their own, which kept whole. */
 export interface ArtistEvidence {
-  /** Every artist name credited in the library (lower case). */
+  /** Every name the library credits as one artist, in any role (lower case). */
   known: ReadonlySet<string>;
   /** Names credited whole beside other artists of the same role on one track (lower case). */
   kept: ReadonlySet<string>;
