@@ -5,7 +5,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CourierApi, TagList } from '../../src-main/ipc/contract.js';
 import { libraryWith } from '../state/fake-library.js';
 import { TagsState } from '../state/tags-state.svelte.js';
+import Grid from './grid/Grid.svelte';
 import Inspector from './Inspector.svelte';
+
+// jsdom has no layout: the grid's bind:clientHeight needs a ResizeObserver, which never fires here.
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
 
 const lexicology: TagList['tags'] = [
   { id: 't1', name: 'Mellow', category: { id: 'c1', name: 'Mood' } },
@@ -192,6 +200,110 @@ describe('Inspector', () => {
       await fireEvent.change(name, { target: { value: '  ' } });
       expect((name as HTMLInputElement).value).toBe('Lena Park');
       expect(library.undoLabel).toBeUndefined();
+    });
+  });
+
+  describe('artist splits', () => {
+    /** A grid and inspector side by side over tracks credited the way taggers write them. */
+    async function credits() {
+      const setup = await libraryWith({
+        'A/01.flac': { title: 'Whole Lotta Rosie', artist: 'AC/DC feat. Bon Scott' },
+        'A/02.flac': { title: 'Thunderstruck', artist: 'AC/DC' },
+        'A/03.flac': { title: 'Black Coffee', artist: 'Beth Hart & Joe Bonamassa' },
+        'A/04.flac': { title: 'September', artist: 'Earth, Wind & Fire' },
+      });
+      await setup.library.validated();
+      render(Grid, { grid: setup.grid });
+      return setup;
+    }
+    const artistsCell = (file: string) =>
+      document.querySelector(`[data-row-id="id:${file}"] [data-column="artists"]`)!;
+    const problems = () => screen.queryByRole('list', { name: 'Problems' });
+
+    it('offers a split only where it is likely, and applies it on one click, undone in one step', async () => {
+      const { grid, library } = await credits();
+      // One name: neither "AC/DC" nor "Earth, Wind & Fire" is offered a split.
+      for (const row of [1, 3]) {
+        grid.selectRows(row, row);
+        const { unmount } = render(Inspector, { grid });
+        expect(problems()).toBeNull();
+        expect(screen.queryByRole('button', { name: /^Split/ })).toBeNull();
+        unmount();
+      }
+
+      grid.selectRows(0, 0);
+      render(Inspector, { grid });
+      expect(within(problems()!).getByRole('listitem').textContent).toContain(
+        "'AC/DC feat. Bon Scott' looks like several artists; split into AC/DC (Main), Bon Scott (Featured)?",
+      );
+      expect(artistsCell('A/01.flac').getAttribute('title')).toMatch(/looks like several artists/);
+      expect(screen.queryByRole('button', { name: /^Split all/ })).toBeNull();
+
+      await fireEvent.click(screen.getByRole('button', { name: 'Split AC/DC feat. Bon Scott' }));
+      await library.validated();
+      await tick();
+      expect(artistsCell('A/01.flac').textContent?.trim()).toBe('AC/DC');
+      expect(artistsCell('A/01.flac').getAttribute('title')).toBeNull();
+      expect(problems()).toBeNull();
+      const artists = within(screen.getByTestId('inspector-artists'));
+      expect(
+        (artists.getByRole('combobox', { name: 'Role of Bon Scott' }) as HTMLInputElement).value,
+      ).toBe('Featured');
+      expect(library.undoLabel).toBe('Split artists');
+      // The other tracks are left alone.
+      expect(artistsCell('A/03.flac').textContent?.trim()).toBe('Beth Hart & Joe Bonamassa');
+
+      library.undo();
+      await library.validated();
+      await tick();
+      expect(artistsCell('A/01.flac').textContent?.trim()).toBe('AC/DC feat. Bon Scott');
+      expect(screen.getByRole('button', { name: 'Split AC/DC feat. Bon Scott' })).toBeTruthy();
+    });
+
+    it("splits every selected track's own credit with Split all, as one command", async () => {
+      const { grid, library } = await credits();
+      grid.selectAll();
+      render(Inspector, { grid });
+      const all = screen.getByRole('button', { name: 'Split all 2' });
+      expect(within(problems()!).getAllByRole('button', { name: /^Split / })).toHaveLength(2);
+
+      await fireEvent.click(all);
+      await library.validated();
+      await tick();
+      expect(artistsCell('A/01.flac').textContent?.trim()).toBe('AC/DC');
+      expect(artistsCell('A/02.flac').textContent?.trim()).toBe('AC/DC');
+      expect(artistsCell('A/03.flac').textContent?.trim()).toBe('Beth Hart; Joe Bonamassa');
+      expect(artistsCell('A/04.flac').textContent?.trim()).toBe('Earth, Wind & Fire');
+      expect(screen.queryByRole('button', { name: /^Split/ })).toBeNull();
+      expect(grid.notice).toBe('Split artists: 2 tracks');
+
+      library.undo();
+      await library.validated();
+      await tick();
+      expect(artistsCell('A/01.flac').textContent?.trim()).toBe('AC/DC feat. Bon Scott');
+      expect(artistsCell('A/03.flac').textContent?.trim()).toBe('Beth Hart & Joe Bonamassa');
+      expect(screen.getByRole('button', { name: 'Split all 2' })).toBeTruthy();
+    });
+
+    it('applies one listed split to every selected track that has it', async () => {
+      const { grid, library } = await libraryWith({
+        'A/01.flac': { title: 'One', artist: 'Jay-Z feat. Alicia Keys' },
+        'A/02.flac': { title: 'Two', artist: 'Jay-Z feat. Alicia Keys' },
+        'A/03.flac': { title: 'Three', artist: 'Jay-Z ft. Rihanna' },
+      });
+      await library.validated();
+      grid.selectAll();
+      render(Inspector, { grid });
+      // The same suggestion on two tracks is listed once.
+      expect(within(problems()!).getAllByRole('listitem')).toHaveLength(2);
+      await fireEvent.click(screen.getByRole('button', { name: 'Split Jay-Z feat. Alicia Keys' }));
+      for (const file of ['A/01.flac', 'A/02.flac']) {
+        expect(draftOf(library, file).artists?.value).toEqual([
+          { name: 'Jay-Z', role: 'Main' },
+          { name: 'Alicia Keys', role: 'Featured' },
+        ]);
+      }
+      expect(draftOf(library, 'A/03.flac')).toBe(library.row('id:A/03.flac')!.original);
     });
   });
 

@@ -8,8 +8,9 @@
  * cells edit the whole album. Every change goes through the library as one undoable command.
  */
 import { albumArtistOf, albumOf, positionProblems } from '../../src-main/core/model/albums.js';
+import { applyArtistSplits } from '../../src-main/core/model/artists.js';
 import { formatTsv, parseTsv } from '../../src-main/core/model/csv-text.js';
-import type { DraftTrack, Finding } from '../../src-main/core/model/track.js';
+import type { ArtistSplitFix, DraftTrack, Finding } from '../../src-main/core/model/track.js';
 import { type Column, type ColumnId, columnIds, columns, defaultHiddenColumns } from './columns.js';
 import type { DraftEdit, LibraryRow, LibraryState } from './library-state.svelte.js';
 
@@ -558,6 +559,41 @@ export class GridState {
   setOnSelection(id: ColumnId, text: string): number {
     const column = columns[id];
     return this.#set(this.#albumWide(column.album, this.selectedIds), column, text);
+  }
+
+  /** The artist splits validation offers on a track: those of one finding (by its text) or all. */
+  #splitsOf(id: string, finding?: Finding): ArtistSplitFix[] {
+    const fixes: ArtistSplitFix[] = [];
+    for (const f of this.library.findings.get(id) ?? []) {
+      if (f.fix?.kind !== 'split-artist') continue;
+      if (finding && (f.field !== finding.field || f.message !== finding.message)) continue;
+      fixes.push(f.fix);
+    }
+    return fixes;
+  }
+
+  /** How many selected tracks validation offers to split artists of (the inspector's "Split all"). */
+  splittableInSelection(): number {
+    return this.selectedIds.filter((id) => this.#splitsOf(id).length > 0).length;
+  }
+
+  /**
+   * Splits artists as validation offers, on every selected track its own splits, as one command
+   * ("Split artists"): those of one finding (every selected track that has it) or all of them.
+   */
+  splitArtists(finding?: Finding): number {
+    const edits: DraftEdit[] = [];
+    for (const id of this.selectedIds) {
+      const row = this.library.row(id);
+      const fixes = this.#splitsOf(id, finding);
+      if (row?.status === 'ready' && fixes.length > 0) {
+        edits.push({ id, draft: applyArtistSplits(row.draft, fixes) });
+      }
+    }
+    const label = 'Split artists';
+    const n = this.library.applyEdits(label, edits);
+    this.notice = n > 1 ? `${label}: ${n} tracks` : '';
+    return n;
   }
 
   /** Handles one key press; true when the grid used it. `pageRows` is how many rows fit. */

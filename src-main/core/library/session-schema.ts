@@ -11,7 +11,11 @@ const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
 const count = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
 
 const SourceSchema = v.variant('kind', [
-  v.strictObject({ kind: v.literal('tag'), tag: text(256) }),
+  v.strictObject({
+    kind: v.literal('tag'),
+    tag: text(256),
+    joinedWith: v.optional(v.literal('/')),
+  }),
   v.strictObject({ kind: v.literal('file-name') }),
   v.strictObject({ kind: v.literal('manual') }),
   v.strictObject({ kind: v.literal('csv'), column: v.optional(text(256)) }),

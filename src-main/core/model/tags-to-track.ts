@@ -444,7 +444,17 @@ function artistsFrom(tags: NativeTags, meta: IAudioMetadata): Sourced<DraftArtis
   for (const name of names(keys.remixer, c.remixer)) add(name, artistRoles.remixer);
   if (artists.length === 0) return undefined;
   const hit = listed.length > 0 ? tags.first(keys.artists) : tags.first(keys.artist);
-  return { value: artists, source: hit ? fromTag(hit) : common(meta, 'artists') };
+  if (!hit) return { value: artists, source: common(meta, 'artists') };
+  // ID3v2.3/2.2 join several values with "/": the names were kept whole, and validation may
+  // offer to split them there (`artists.ts`).
+  const joined =
+    listed.length === 0 &&
+    (hit.tagType === 'ID3v2.3' || hit.tagType === 'ID3v2.2') &&
+    artists.some((a) => a.name.includes('/'));
+  return {
+    value: artists,
+    source: joined ? { kind: 'tag', tag: hit.id, joinedWith: '/' } : fromTag(hit),
+  };
 }
 
 function customerTagsFrom(

@@ -52,7 +52,15 @@ export interface Track {
 
 /** Where a draft value came from. */
 export type ValueSource =
-  | { kind: 'tag'; tag: string }
+  | {
+      kind: 'tag';
+      tag: string;
+      /**
+       * The tag family joins several values into one text with this character (ID3v2.3 and
+       * 2.2: "/"), which the reader kept whole as it cannot tell "AC/DC" from two names.
+       */
+      joinedWith?: '/';
+    }
   | { kind: 'file-name' }
   | { kind: 'manual' }
   | { kind: 'csv'; column?: string }
@@ -106,6 +114,17 @@ export interface DraftTrack {
   album?: DraftAlbum;
 }
 
+/**
+ * A split of one combined artist credit that validation offers (`artists.ts`): the artist at
+ * `index` of the draft's artists, named `name`, becomes `into`.
+ */
+export interface ArtistSplitFix {
+  kind: 'split-artist';
+  index: number;
+  name: string;
+  into: DraftArtist[];
+}
+
 /** One thing the user should know about a track or file, field by field. */
 export interface Finding {
   level: 'error' | 'warning';
@@ -114,4 +133,6 @@ export interface Finding {
   message: string;
   /** A finding the label may accept per track (`masters.ts`): 'cut-short'. */
   code?: 'cut-short';
+  /** What resolves it, for the app to apply on one click (validation's, never saved). */
+  fix?: ArtistSplitFix;
 }

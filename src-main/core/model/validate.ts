@@ -4,7 +4,7 @@
  * positions unique per album and disk).
  */
 import { albumOf, isNamedAlbum, placeOf, positionGaps } from './albums.js';
-import { suggestArtistSplit } from './artists.js';
+import { type ArtistEvidence, artistEvidence, suggestArtistSplit } from './artists.js';
 import { dateProblem } from './dates.js';
 import { gtinProblem, normalizeGtin } from './gtin.js';
 import { normalizePosition } from './ingestion-body.js';
@@ -24,8 +24,14 @@ function positiveInteger(raw: string): boolean {
   return /^\d+$/.test(part) && Number(part) > 0;
 }
 
-/** The findings for one draft on its own. */
-export function validateTrack(draft: DraftTrack): Finding[] {
+/**
+ * The findings for one draft; `evidence` is what the library says about artist names (by
+ * default, what this draft says).
+ */
+export function validateTrack(
+  draft: DraftTrack,
+  evidence: ArtistEvidence = artistEvidence([draft]),
+): Finding[] {
   const findings: Finding[] = [];
   if (!draft.outerId || draft.outerId.value.trim() === '') {
     findings.push(error('outer_id', 'outer_id is missing; every track needs a unique id'));
@@ -58,15 +64,17 @@ export function validateTrack(draft: DraftTrack): Finding[] {
   }
   const artists = draft.artists?.value ?? [];
   if (artists.length === 0) findings.push(warning('artists', 'no artist'));
-  for (const artist of artists) {
-    const split = suggestArtistSplit(artist.name, artist.role);
-    if (split) {
-      const names = split.map((a) => `${a.name} (${a.role})`).join(', ');
-      findings.push(
-        warning('artists', `'${artist.name}' looks like several artists; split into ${names}?`),
-      );
-    }
-  }
+  const source = draft.artists?.source;
+  const slashJoins = source?.kind === 'tag' && source.joinedWith === '/';
+  artists.forEach((artist, index) => {
+    const into = suggestArtistSplit(artist.name, artist.role, { evidence, slashJoins });
+    if (!into) return;
+    const names = into.map((a) => `${a.name} (${a.role})`).join(', ');
+    findings.push({
+      ...warning('artists', `'${artist.name}' looks like several artists; split into ${names}?`),
+      fix: { kind: 'split-artist', index, name: artist.name, into },
+    });
+  });
   const album = draft.album;
   if (album?.upc) {
     const problem = gtinProblem(normalizeGtin(album.upc.value));
@@ -121,7 +129,8 @@ function others(drafts: DraftTrack[], indexes: number[], self: number): string {
 
 /** The findings of every draft in one delivery, in the drafts' order. */
 export function validateDelivery(drafts: DraftTrack[]): Finding[][] {
-  const findings = drafts.map((draft) => validateTrack(draft));
+  const evidence = artistEvidence(drafts);
+  const findings = drafts.map((draft) => validateTrack(draft, evidence));
   for (const [id, indexes] of groupBy(drafts, (d) => d.outerId?.value.trim() || undefined)) {
     for (const i of indexes) {
       findings[i]!.push(

@@ -47,7 +47,8 @@ describe.skipIf(missing.length > 0)('scanFolder()', () => {
     const i = combos.indexOf(combo);
     const { track, findings } = entry(name);
     const v23 = combo.family === 'id3v2.3';
-    // ID3v2.3 holds "Alice/Bob": one string, offered as a split rather than split silently.
+    // ID3v2.3 holds "Alice/Bob": one string, offered as a split rather than split silently (the
+    // version joins values with "/", and the other files credit Alice and Bob on their own).
     // The fixtures make one album across folders; the RIFF INFO and BWF files (positions 8 and
     // 10) carry no album artist, so that album skips those positions.
     expect(findings).toEqual([

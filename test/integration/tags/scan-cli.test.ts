@@ -49,7 +49,7 @@ describe.skipIf(missing.length > 0)('courier scan', () => {
         expect(['error', 'warning']).toContain(finding.level);
         expect(typeof finding.message).toBe('string');
         for (const key of Object.keys(finding))
-          expect(['level', 'field', 'message', 'code']).toContain(key);
+          expect(['level', 'field', 'message', 'code', 'fix']).toContain(key);
       }
       const track = entry.track as Record<string, unknown> | null;
       if (track) {
@@ -87,6 +87,23 @@ describe.skipIf(missing.length > 0)('courier scan', () => {
         },
       ],
     });
+    // An offered artist split says what to apply, for a script as for the app.
+    const featuring = entries.find((e) => e.file === 'Björk/Café.flac')!;
+    expect(featuring.findings).toContainEqual({
+      level: 'warning',
+      field: 'artists',
+      message:
+        "'Björk feat. Thom Yorke' looks like several artists; split into Björk (Main), Thom Yorke (Featured)?",
+      fix: {
+        kind: 'split-artist',
+        index: 0,
+        name: 'Björk feat. Thom Yorke',
+        into: [
+          { name: 'Björk', role: 'Main' },
+          { name: 'Thom Yorke', role: 'Featured' },
+        ],
+      },
+    });
     expect(entries.find((e) => e.file === 'notes.txt')).toStrictEqual({
       file: 'notes.txt',
       track: null,
@@ -99,6 +116,9 @@ describe.skipIf(missing.length > 0)('courier scan', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^FILE\s+OUTER_ID\s+TITLE\s+ISRC\s+STATUS/);
     expect(stdout).toContain('Björk/Café.flac');
+    expect(stdout).toContain(
+      "\n    warning artists: 'Björk feat. Thom Yorke' looks like several artists; split into Björk (Main), Thom Yorke (Featured)?\n",
+    );
     // Each track's masters QC line, under its row.
     expect(stdout).toMatch(/\n {4}FLAC · lossless · 8 kHz · 16-bit · mono · 0:00 · \d+ kb\/s\n/);
     expect(stdout.trim().split('\n').at(-1)).toMatch(

@@ -83,7 +83,14 @@ describe('draftFromMetadata()', () => {
       { name: 'AC/DC', role: 'Main' },
       { name: 'Angus Young', role: 'Composer' },
     ]);
+    // The source says the family joins values with "/", for validation to weigh.
+    expect(d.artists?.source).toEqual({ kind: 'tag', tag: 'TPE1', joinedWith: '/' });
     expect(d.album?.catalogNumber?.value).toBe('EPC/2001');
+    const v24 = draftFromMetadata(meta('ID3v2.4', [['TPE1', 'AC/DC']]), 'a.mp3');
+    expect(v24.artists).toEqual({
+      value: [{ name: 'AC/DC', role: 'Main' }],
+      source: { kind: 'tag', tag: 'TPE1' },
+    });
   });
   it('keeps separate Vorbis ARTIST entries as separate artists', () => {
     const d = draftFromMetadata(

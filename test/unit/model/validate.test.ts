@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
 import { albumOf } from '../../../src-main/core/model/albums.js';
-import { suggestArtistSplit } from '../../../src-main/core/model/artists.js';
 import { validateDelivery, validateTrack } from '../../../src-main/core/model/validate.js';
 import { draft, fromTag } from './helpers.js';
 
@@ -70,18 +69,50 @@ describe('validateTrack()', () => {
     });
     expect(validateTrack(ok)).toEqual([]);
   });
-  it('offers to split "A feat. B" and "A; B" without splitting them', () => {
+  it('offers to split "A feat. B", naming the split and carrying it, without splitting it', () => {
     const d = withId('a.wav', 'A', {
       artists: fromTag([
-        { name: 'Jay-Z feat. Alicia Keys', role: 'Main' },
         { name: 'Simon & Garfunkel', role: 'Main' },
+        { name: 'Jay-Z feat. Alicia Keys', role: 'Main' },
       ]),
     });
-    const findings = validateTrack(d);
-    expect(findings).toHaveLength(1);
-    expect(findings[0]).toMatchObject({ level: 'warning', field: 'artists' });
-    expect(findings[0]!.message).toContain('Jay-Z (Main), Alicia Keys (Featured)');
+    expect(validateTrack(d)).toEqual([
+      {
+        level: 'warning',
+        field: 'artists',
+        message:
+          "'Jay-Z feat. Alicia Keys' looks like several artists; split into Jay-Z (Main), Alicia Keys (Featured)?",
+        fix: {
+          kind: 'split-artist',
+          index: 1,
+          name: 'Jay-Z feat. Alicia Keys',
+          into: [
+            { name: 'Jay-Z', role: 'Main' },
+            { name: 'Alicia Keys', role: 'Featured' },
+          ],
+        },
+      },
+    ]);
     expect(d.artists!.value).toHaveLength(2);
+  });
+  it('never offers to split a name holding a slash, such as AC/DC', () => {
+    for (const name of ['AC/DC', 'AC/DC/Bon Scott', 'Earth, Wind & Fire']) {
+      const d = withId('a.wav', 'A', { artists: fromTag([{ name, role: 'Main' }]) });
+      expect(validateTrack(d)).toEqual([]);
+    }
+  });
+  it('offers to split at a slash between names where the tag family joins values with it', () => {
+    const credit = (joinedWith?: '/') =>
+      withId('a.mp3', 'A', {
+        artists: {
+          value: [{ name: 'Beth Hart/Joe Bonamassa', role: 'Main' }],
+          source: { kind: 'tag', tag: 'TPE1', ...(joinedWith ? { joinedWith } : {}) },
+        },
+      });
+    expect(validateTrack(credit())).toEqual([]);
+    expect(validateTrack(credit('/')).map((f) => f.fix?.into.map((a) => a.name))).toEqual([
+      ['Beth Hart', 'Joe Bonamassa'],
+    ]);
   });
   it('warns when title or artists are missing', () => {
     const d = withId('a.wav', 'A');
@@ -91,28 +122,21 @@ describe('validateTrack()', () => {
   });
 });
 
-describe('suggestArtistSplit()', () => {
-  it('splits featuring credits and semicolon lists', () => {
-    expect(suggestArtistSplit('Daft Punk ft. Pharrell Williams', 'Main')).toEqual([
-      { name: 'Daft Punk', role: 'Main' },
-      { name: 'Pharrell Williams', role: 'Featured' },
-    ]);
-    expect(suggestArtistSplit('Björk; Thom Yorke', 'Main')).toEqual([
-      { name: 'Björk', role: 'Main' },
-      { name: 'Thom Yorke', role: 'Main' },
-    ]);
-    expect(
-      suggestArtistSplit('Santana featuring Rob Thomas; Michelle Branch', 'Main'),
-    ).toHaveLength(3);
-  });
-  it('leaves single names alone, even with & or commas', () => {
-    expect(suggestArtistSplit('Earth, Wind & Fire', 'Main')).toBeNull();
-    expect(suggestArtistSplit('Feathers', 'Main')).toBeNull();
-    expect(suggestArtistSplit('Aftermath', 'Main')).toBeNull();
-  });
-});
-
 describe('validateDelivery()', () => {
+  it('offers a split whose parts the rest of the library credits on their own', () => {
+    const duet = withId('a.wav', 'A', {
+      artists: fromTag([{ name: 'Jay-Z & Alicia Keys', role: 'Main' }]),
+    });
+    expect(validateDelivery([duet])).toEqual([[]]);
+    const solo = withId('b.wav', 'B', { artists: fromTag([{ name: 'Jay-Z', role: 'Main' }]) });
+    const [findings] = validateDelivery([duet, solo]);
+    expect(findings!.map((f) => f.fix?.into)).toEqual([
+      [
+        { name: 'Jay-Z', role: 'Main' },
+        { name: 'Alicia Keys', role: 'Main' },
+      ],
+    ]);
+  });
   it('rejects an outer_id used twice, naming the other file', () => {
     const result = validateDelivery([
       withId('a/1.wav', 'X'),
