@@ -71,34 +71,39 @@ async function flacPayload(source: ByteSource, start: number): Promise<AudioPayl
   return null;
 }
 
+/** The format chunk's range first (wherever it is), then the audio's. */
+const formatThenAudio = (format: ByteRange | undefined, audio: ByteRange) =>
+  format ? [format, audio] : [audio];
+
 async function wavePayload(source: ByteSource): Promise<AudioPayload | null> {
   let format: ByteRange | undefined;
+  let data: ByteRange | undefined;
   let ds64Data: number | undefined;
   for await (const { id, size, body, bytes } of chunksOf(source, 'le', 16)) {
     if (id === 'fmt ') format = { start: body, end: body + size };
     if (id === 'ds64') ds64Data = u64(u32le(bytes, 8 + 12), u32le(bytes, 8 + 8));
-    if (id === 'data') {
+    if (id === 'data' && !data) {
       const declared = size === 0xffffffff && ds64Data !== undefined ? ds64Data : size;
       // A streamed WAV's writer could not go back to fill the size in: the rest is audio.
       const streamed = declared === 0xffffffff || declared === 0;
-      const data = { start: body, end: streamed ? source.size : body + declared };
-      return payload('wave', source, format ? [format, data] : [data]);
+      data = { start: body, end: streamed ? source.size : body + declared };
+      if (streamed) break;
     }
+    if (format && data) break;
   }
-  return null;
+  return data ? payload('wave', source, formatThenAudio(format, data)) : null;
 }
 
 async function aiffPayload(source: ByteSource): Promise<AudioPayload | null> {
   let common: ByteRange | undefined;
+  let sound: ByteRange | undefined;
   for await (const { id, size, body, bytes } of chunksOf(source, 'be', 8)) {
     if (id === 'COMM') common = { start: body, end: body + size };
-    if (id === 'SSND') {
-      // The sound data starts past an offset and block size, and past `offset` more bytes.
-      const data = { start: body + 8 + u32be(bytes, 8), end: body + size };
-      return payload('aiff', source, common ? [common, data] : [data]);
-    }
+    // The sound data starts past an offset and block size, and past `offset` more bytes.
+    if (id === 'SSND' && !sound) sound = { start: body + 8 + u32be(bytes, 8), end: body + size };
+    if (common && sound) break;
   }
-  return null;
+  return sound ? payload('aiff', source, formatThenAudio(common, sound)) : null;
 }
 
 async function mp4Payload(source: ByteSource): Promise<AudioPayload | null> {
