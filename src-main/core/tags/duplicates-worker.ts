@@ -1,5 +1,10 @@
-/** A worker thread of `findDuplicateAudio`: hashes the audio of the files it is sent. */
-import { type HashChunk, type Hashed, hashPayloads } from './audio-hash.js';
+/**
+ * A worker thread of `findDuplicateAudio`: locates and hashes the audio of the files it is sent,
+ * reading with blocking calls (this thread does nothing else).
+ */
+import { type AudioChunk, type FileAudioResult, readAudioChunk } from './audio-hash.js';
 import { serveChunks } from './worker-lanes.js';
 
-serveChunks<HashChunk, Hashed[], number>((chunk, progress) => hashPayloads(chunk, progress));
+serveChunks<AudioChunk, FileAudioResult[], number>((chunk, progress) =>
+  readAudioChunk(chunk, 'blocking', progress),
+);

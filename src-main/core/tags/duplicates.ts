@@ -3,15 +3,20 @@
  * audio under different tags, cover art or names. Two files are the same audio when their audio
  * payloads (`core/model/audio-payload.ts`: the stored audio, tags excluded) have the same length
  * and the same SHA-256. First every file's payload is located (a few reads per file); only files
- * whose payload length another file shares can be the same audio, so only those are hashed, in
- * chunks shared between this thread and worker threads. The same sound encoded again is other
- * bytes, so it is not found: this finds copies, not covers.
+ * whose payload length another file shares can be the same audio, so only those are read in
+ * full and hashed. Both passes are shared, chunk by chunk, between this thread and worker
+ * threads (`worker-lanes.ts`). The same sound encoded again is other bytes, so it is not found:
+ * this finds copies, not re-encodings.
  */
 import { availableParallelism } from 'node:os';
 
-import type { ByteRange } from '../model/audio-payload.js';
-import { type HashChunk, type Hashed, hashPayloads, locatePayloads } from './audio-hash.js';
-import { runChunks, startWorkers, stopWorkers } from './worker-lanes.js';
+import {
+  type AudioChunk,
+  type FileAudio,
+  type FileAudioResult,
+  readAudioChunk,
+} from './audio-hash.js';
+import { type ChunkWorker, runChunks, startWorkers, stopWorkers } from './worker-lanes.js';
 
 /** A file to compare: `path` as the user sees it (relative to the folder), `localPath` on disk. */
 export interface AudioFile {
@@ -34,7 +39,10 @@ export interface DuplicateOptions {
   onProgress?: (progress: DuplicateProgress) => void;
   /** Stops the check: `findDuplicateAudio` then rejects with the signal's reason. */
   signal?: AbortSignal;
-  /** Hashing threads besides this one (default: one per extra core, at most 3, for 64 MiB or more). */
+  /**
+   * Worker threads besides this one (default: one per extra core, at most 3, once there are 512
+   * files to locate or 64 MiB of audio to hash; 0: this thread only).
+   */
   threads?: number;
 }
 
@@ -48,15 +56,17 @@ export interface DuplicateAudio {
   unreadable: { path: string; message: string }[];
 }
 
-/** Files located at once on this thread: locating waits on small reads. */
-const locateConcurrency = 8;
+/** Files per chunk of locating handed to a thread. */
+const locateFiles = 128;
 /** A hashing chunk holds up to this much audio, or this many files. */
 const chunkBytes = 32 * 1024 * 1024;
 const chunkFiles = 64;
 /** Below this much audio to hash, starting workers costs more than it saves. */
-const workerThreshold = 64 * 1024 * 1024;
+const workerBytes = 64 * 1024 * 1024;
 
 const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+type Located = { file: AudioFile } & FileAudio;
 
 /** Finds the files of `files` that hold the same audio (see the top of this file). */
 export async function findDuplicateAudio(
@@ -67,61 +77,72 @@ export async function findDuplicateAudio(
   const progress: DuplicateProgress = { located: 0, files: files.length, bytes: 0, total: 0 };
   const report = () => options.onProgress?.({ ...progress });
   const unreadable: DuplicateAudio['unreadable'] = [];
-
-  // Pass 1: where each file's audio is.
-  const located: { file: AudioFile; ranges: ByteRange[]; length: number }[] = [];
-  const batch = 256;
-  for (let i = 0; i < files.length; i += batch) {
-    const slice = files.slice(i, i + batch);
-    const results = await locatePayloads(
-      slice.map((f) => f.localPath),
-      locateConcurrency,
-      signal,
-    );
-    for (const [k, result] of results.entries()) {
-      const file = slice[k]!;
-      if ('error' in result) unreadable.push({ path: file.path, message: result.error });
-      else if (result.length > 0) located.push({ file, ...result });
-    }
-    progress.located += slice.length;
-    report();
-  }
-
-  // Only a payload length that several files share can be the same audio.
-  const byLength = new Map<number, typeof located>();
-  for (const entry of located) {
-    const same = byLength.get(entry.length) ?? [];
-    same.push(entry);
-    byLength.set(entry.length, same);
-  }
-  const candidates = [...byLength.values()].filter((same) => same.length > 1).flat();
-  progress.total = candidates.reduce((n, c) => n + c.length, 0);
-  report();
-
-  // Pass 2: the hash of each candidate's audio, in chunks shared with worker threads.
-  const chunks: { chunk: HashChunk; entries: typeof candidates; bytes: number }[] = [];
-  for (const entry of candidates) {
-    let last = chunks.at(-1);
-    if (!last || last.entries.length >= chunkFiles || last.bytes + entry.length > chunkBytes) {
-      last = { chunk: { files: [] }, entries: [], bytes: 0 };
-      chunks.push(last);
-    }
-    last.chunk.files.push({ localPath: entry.file.localPath, ranges: entry.ranges });
-    last.entries.push(entry);
-    last.bytes += entry.length;
-  }
-  const wanted =
-    options.threads ??
-    (progress.total >= workerThreshold ? Math.min(3, availableParallelism() - 1) : 0);
-  const workers = startWorkers<HashChunk, Hashed[], number>(
-    'duplicates-worker',
-    Math.min(wanted, chunks.length - 1),
-  );
-  let hashed: (Hashed[] | undefined)[];
+  const local = (chunk: AudioChunk, onBytes: (bytes: number) => void) =>
+    readAudioChunk(chunk, 'async', onBytes, signal);
+  // Workers start for the first pass with enough chunks to share, else for enough audio to hash.
+  const cores = Math.min(3, availableParallelism() - 1);
+  let workers: ChunkWorker<AudioChunk, FileAudioResult[], number>[] = [];
+  const startUpTo = (wanted: number, chunks: number) => {
+    const count = Math.min(options.threads ?? wanted, chunks - 1);
+    if (workers.length === 0 && count > 0) workers = startWorkers('duplicates-worker', count);
+  };
   try {
-    hashed = await runChunks({
+    // Pass 1: where each file's audio is (and the hash of audio that a first read held).
+    const locateChunks: AudioChunk[] = [];
+    for (let i = 0; i < files.length; i += locateFiles) {
+      const paths = files.slice(i, i + locateFiles).map((f) => f.localPath);
+      locateChunks.push({ op: 'locate', paths });
+    }
+    startUpTo(locateChunks.length >= 4 ? cores : 0, locateChunks.length);
+    const found = await runChunks({
+      chunks: locateChunks,
+      local,
+      workers,
+      signal,
+      onChunk: (results) => {
+        progress.located += results.length;
+        report();
+      },
+    });
+    signal?.throwIfAborted();
+    const located: Located[] = [];
+    for (const [i, results] of found.entries()) {
+      for (const [k, result] of results!.entries()) {
+        const file = files[i * locateFiles + k]!;
+        if ('error' in result) unreadable.push({ path: file.path, message: result.error });
+        else if (result.length > 0) located.push({ file, ...result });
+      }
+    }
+
+    // Only a payload length that several files share can be the same audio.
+    const byLength = new Map<number, Located[]>();
+    for (const entry of located) {
+      const same = byLength.get(entry.length);
+      if (same) same.push(entry);
+      else byLength.set(entry.length, [entry]);
+    }
+    const candidates = [...byLength.values()].filter((same) => same.length > 1).flat();
+    progress.total = candidates.reduce((n, c) => n + c.length, 0);
+    progress.bytes = candidates.reduce((n, c) => n + (c.sha256 ? c.length : 0), 0);
+    report();
+
+    // Pass 2: the hash of the candidates' audio not hashed yet.
+    const chunks: { chunk: AudioChunk & { op: 'hash' }; entries: Located[]; bytes: number }[] = [];
+    for (const entry of candidates.filter((c) => !c.sha256)) {
+      let last = chunks.at(-1);
+      if (!last || last.entries.length >= chunkFiles || last.bytes + entry.length > chunkBytes) {
+        last = { chunk: { op: 'hash', files: [] }, entries: [], bytes: 0 };
+        chunks.push(last);
+      }
+      const { localPath } = entry.file;
+      last.chunk.files.push({ localPath, ranges: entry.ranges!, length: entry.length });
+      last.entries.push(entry);
+      last.bytes += entry.length;
+    }
+    startUpTo(progress.total - progress.bytes >= workerBytes ? cores : 0, chunks.length);
+    const hashed = await runChunks({
       chunks: chunks.map((c) => c.chunk),
-      local: (chunk, onBytes) => hashPayloads(chunk, onBytes, signal),
+      local,
       workers,
       signal,
       onProgress: (bytes) => {
@@ -130,29 +151,32 @@ export async function findDuplicateAudio(
         report();
       },
     });
+    signal?.throwIfAborted();
+    for (const [i, { entries }] of chunks.entries()) {
+      for (const [k, result] of hashed[i]!.entries()) {
+        const entry = entries[k]!;
+        if ('error' in result) unreadable.push({ path: entry.file.path, message: result.error });
+        else entry.sha256 = result.sha256;
+      }
+    }
+
+    const groups = new Map<string, string[]>();
+    for (const { file, length, sha256 } of candidates) {
+      if (!sha256) continue;
+      const key = `${length}:${sha256}`;
+      const same = groups.get(key);
+      if (same) same.push(file.path);
+      else groups.set(key, [file.path]);
+    }
+    return {
+      groups: [...groups.values()]
+        .filter((paths) => paths.length > 1)
+        .map((paths) => paths.sort(byPath))
+        .sort((a, b) => byPath(a[0]!, b[0]!)),
+      bytes: progress.total,
+      unreadable: unreadable.sort((a, b) => byPath(a.path, b.path)),
+    };
   } finally {
     stopWorkers(workers);
   }
-  signal?.throwIfAborted();
-
-  const groups = new Map<string, string[]>();
-  for (const [i, { entries }] of chunks.entries()) {
-    for (const [k, result] of hashed[i]!.entries()) {
-      const { file, length } = entries[k]!;
-      if ('error' in result) {
-        unreadable.push({ path: file.path, message: result.error });
-        continue;
-      }
-      const key = `${length}:${result.sha256}`;
-      groups.set(key, [...(groups.get(key) ?? []), file.path]);
-    }
-  }
-  return {
-    groups: [...groups.values()]
-      .filter((paths) => paths.length > 1)
-      .map((paths) => paths.sort(byPath))
-      .sort((a, b) => byPath(a[0]!, b[0]!)),
-    bytes: progress.total,
-    unreadable: unreadable.sort((a, b) => byPath(a.path, b.path)),
-  };
 }
