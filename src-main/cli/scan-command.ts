@@ -10,10 +10,11 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { UsageError } from '../core/errors.js';
-import { isDeliverable, listLocalFiles } from '../core/files/local-files.js';
+import { listLocalFiles } from '../core/files/local-files.js';
 import { type OuterIdField, outerIdFields, type OuterIdStrategy } from '../core/model/outer-id.js';
 import { finishScan, type ScanEntry } from '../core/model/read-result.js';
 import {
+  comparedFiles,
   type DuplicateAudio,
   type DuplicateProgress,
   findDuplicateAudio,
@@ -165,7 +166,7 @@ export const scanCommand: Command = {
       io.out(values.json ? JSON.stringify(entries, null, 2) : formatTable(entries));
       return 0;
     }
-    const audio = listing.filter((f) => isDeliverable(f.kind) && f.size > 0);
+    const audio = comparedFiles(listing);
     let found: DuplicateAudio;
     try {
       found = await findDuplicateAudio(audio, {

@@ -10,13 +10,20 @@
  */
 import { availableParallelism } from 'node:os';
 
+import { isDeliverable, type LocalFileEntry } from '../files/local-files.js';
 import {
   type AudioChunk,
   type FileAudio,
   type FileAudioResult,
   readAudioChunk,
 } from './audio-hash.js';
-import { type ChunkWorker, runChunks, startWorkers, stopWorkers } from './worker-lanes.js';
+import {
+  type ChunkRun,
+  type ChunkWorker,
+  runChunks,
+  startWorkers,
+  stopWorkers,
+} from './worker-lanes.js';
 
 /** A file to compare: `path` as the user sees it (relative to the folder), `localPath` on disk. */
 export interface AudioFile {
@@ -40,8 +47,9 @@ export interface DuplicateOptions {
   /** Stops the check: `findDuplicateAudio` then rejects with the signal's reason. */
   signal?: AbortSignal;
   /**
-   * Worker threads besides this one (default: one per extra core, at most 3, once there are 512
-   * files to locate or 64 MiB of audio to hash; 0: this thread only).
+   * Worker threads to read with, this thread standing in only for one that fails (default: one
+   * per extra core, at most 3, once there are 512 files to locate or 64 MiB of audio to hash;
+   * 0: this thread only, reading asynchronously).
    */
   threads?: number;
 }
@@ -54,6 +62,13 @@ export interface DuplicateAudio {
   bytes: number;
   /** Files that could not be read, and why (they are in no group). */
   unreadable: { path: string; message: string }[];
+}
+
+/** The files of a folder's listing that the check compares: audio files (delivered or not), not empty. */
+export function comparedFiles(listing: readonly LocalFileEntry[]): AudioFile[] {
+  return listing
+    .filter((f) => isDeliverable(f.kind) && f.size > 0)
+    .map(({ path, localPath }) => ({ path, localPath }));
 }
 
 /** Files per chunk of locating handed to a thread. */
@@ -77,15 +92,26 @@ export async function findDuplicateAudio(
   const progress: DuplicateProgress = { located: 0, files: files.length, bytes: 0, total: 0 };
   const report = () => options.onProgress?.({ ...progress });
   const unreadable: DuplicateAudio['unreadable'] = [];
-  const local = (chunk: AudioChunk, onBytes: (bytes: number) => void) =>
-    readAudioChunk(chunk, 'async', onBytes, signal);
   // Workers start for the first pass with enough chunks to share, else for enough audio to hash.
   const cores = Math.min(3, availableParallelism() - 1);
   let workers: ChunkWorker<AudioChunk, FileAudioResult[], number>[] = [];
   const startUpTo = (wanted: number, chunks: number) => {
-    const count = Math.min(options.threads ?? wanted, chunks - 1);
+    const count = Math.min(options.threads ?? wanted, chunks);
     if (workers.length === 0 && count > 0) workers = startWorkers('duplicates-worker', count);
   };
+  const share = (
+    chunks: AudioChunk[],
+    hooks: Pick<ChunkRun<AudioChunk, FileAudioResult[], number>, 'onChunk' | 'onProgress'>,
+  ) =>
+    runChunks({
+      chunks,
+      local: (chunk, onBytes) => readAudioChunk(chunk, 'async', onBytes, signal),
+      workers,
+      // This thread reads asynchronously, at a fraction of a worker's pace: it only stands in.
+      mainLane: false,
+      signal,
+      ...hooks,
+    });
   try {
     // Pass 1: where each file's audio is (and the hash of audio that a first read held).
     const locateChunks: AudioChunk[] = [];
@@ -94,11 +120,7 @@ export async function findDuplicateAudio(
       locateChunks.push({ op: 'locate', paths });
     }
     startUpTo(locateChunks.length >= 4 ? cores : 0, locateChunks.length);
-    const found = await runChunks({
-      chunks: locateChunks,
-      local,
-      workers,
-      signal,
+    const found = await share(locateChunks, {
       onChunk: (results) => {
         progress.located += results.length;
         report();
@@ -140,17 +162,16 @@ export async function findDuplicateAudio(
       last.bytes += entry.length;
     }
     startUpTo(progress.total - progress.bytes >= workerBytes ? cores : 0, chunks.length);
-    const hashed = await runChunks({
-      chunks: chunks.map((c) => c.chunk),
-      local,
-      workers,
-      signal,
-      onProgress: (bytes) => {
-        // A chunk a failed worker left is hashed again here: never past the total.
-        progress.bytes = Math.min(progress.total, progress.bytes + bytes);
-        report();
+    const hashed = await share(
+      chunks.map((c) => c.chunk),
+      {
+        onProgress: (bytes) => {
+          // A chunk a failed worker left is hashed again here: never past the total.
+          progress.bytes = Math.min(progress.total, progress.bytes + bytes);
+          report();
+        },
       },
-    });
+    );
     signal?.throwIfAborted();
     for (const [i, { entries }] of chunks.entries()) {
       for (const [k, result] of hashed[i]!.entries()) {

@@ -109,6 +109,11 @@ export interface ChunkRun<I, O, P> {
   /** Reads a chunk on this thread (it should stop early once `signal` is aborted). */
   local: ChunkReader<I, O, P>;
   workers: ChunkWorker<I, O, P>[];
+  /**
+   * Whether this thread reads chunks beside the workers (default true); when false it reads only
+   * those of workers that failed, or all of them when there are no workers.
+   */
+  mainLane?: boolean;
   signal?: AbortSignal;
   /** Called as each chunk is read, saying by which thread (for progress and tests). */
   onChunk?: (output: O, by: 'main' | 'worker') => void;
@@ -131,7 +136,9 @@ export async function runChunks<I, O, P = never>(
   });
   stopped.catch(() => undefined);
   let next = 0;
+  let localLanes = 0;
   const lane = async (read: ChunkReader<I, O, P>, by: 'main' | 'worker') => {
+    if (by === 'main') localLanes++;
     while (next < chunks.length && !signal?.aborted) {
       const i = next++;
       try {
@@ -140,13 +147,19 @@ export async function runChunks<I, O, P = never>(
       } catch (error) {
         if (signal?.aborted) return;
         if (by === 'main') throw error;
-        // A worker that failed leaves its chunk, and the rest, to this thread.
+        // A worker that failed leaves its chunk, and the rest, to this thread: to the lane of
+        // this thread when there is one, else this lane goes on reading here.
         outputs[i] = await run.local(chunks[i]!, progress);
         run.onChunk?.(outputs[i]!, 'main');
-        return;
+        if (localLanes > 0) return;
+        localLanes++;
+        read = run.local;
+        by = 'main';
       }
     }
   };
-  await Promise.all([lane(run.local, 'main'), ...run.workers.map((w) => lane(w.read, 'worker'))]);
+  const lanes = run.workers.map((w) => lane(w.read, 'worker'));
+  if (run.mainLane !== false || run.workers.length === 0) lanes.push(lane(run.local, 'main'));
+  await Promise.all(lanes);
   return outputs;
 }
