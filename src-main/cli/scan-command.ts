@@ -114,10 +114,10 @@ function duplicateProgress(io: CliIO): ((p: DuplicateProgress) => void) | undefi
   if (!io.errIsTTY) return undefined;
   const draw = redrawnLine(io);
   return (p) => {
-    const hashing = p.located === p.files;
+    const hashing = p.phase === 'hashing';
     const text = hashing
       ? `[${progressBar(p.total > 0 ? p.bytes / p.total : 1)}] same audio: ${mib(p.bytes)} of ${mib(p.total)}`
-      : `[${progressBar(0)}] same audio: locating ${p.located}/${p.files} file(s)`;
+      : `[${progressBar(p.files > 0 ? p.located / p.files : 1)}] same audio: locating ${p.located}/${p.files} file(s)`;
     draw(text, hashing && p.bytes === p.total);
   };
 }

@@ -33,6 +33,8 @@ export interface AudioFile {
 
 /** How far the check is: files located, then audio bytes hashed. */
 export interface DuplicateProgress {
+  /** `locating` every file's audio, then `hashing` the audio that may be the same. */
+  phase: 'locating' | 'hashing';
   /** Files whose audio was located, of `files`. */
   located: number;
   files: number;
@@ -89,7 +91,13 @@ export async function findDuplicateAudio(
   options: DuplicateOptions = {},
 ): Promise<DuplicateAudio> {
   const { signal } = options;
-  const progress: DuplicateProgress = { located: 0, files: files.length, bytes: 0, total: 0 };
+  const progress: DuplicateProgress = {
+    phase: 'locating',
+    located: 0,
+    files: files.length,
+    bytes: 0,
+    total: 0,
+  };
   const report = () => options.onProgress?.({ ...progress });
   const unreadable: DuplicateAudio['unreadable'] = [];
   // Workers start for the first pass with enough chunks to share, else for enough audio to hash.
@@ -144,6 +152,7 @@ export async function findDuplicateAudio(
       else byLength.set(entry.length, [entry]);
     }
     const candidates = [...byLength.values()].filter((same) => same.length > 1).flat();
+    progress.phase = 'hashing';
     progress.total = candidates.reduce((n, c) => n + c.length, 0);
     progress.bytes = candidates.reduce((n, c) => n + (c.sha256 ? c.length : 0), 0);
     report();

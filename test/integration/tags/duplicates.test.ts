@@ -278,6 +278,7 @@ describe.skipIf(missing.length > 0)('findDuplicateAudio()', () => {
     });
     const last = events.at(-1)!;
     expect(last).toEqual({
+      phase: 'hashing',
       located: files.length,
       files: files.length,
       bytes: found.bytes,
