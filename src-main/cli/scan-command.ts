@@ -13,6 +13,7 @@ import { UsageError } from '../core/errors.js';
 import { listLocalFiles } from '../core/files/local-files.js';
 import { type OuterIdField, outerIdFields, type OuterIdStrategy } from '../core/model/outer-id.js';
 import { finishScan, type ScanEntry } from '../core/model/read-result.js';
+import { escapeControls } from '../core/storage/object-key.js';
 import {
   comparedFiles,
   type DuplicateAudio,
@@ -101,11 +102,11 @@ export function formatDuplicates(found: DuplicateAudio, compared: number): strin
   const width = String(found.groups.length).length + 2;
   for (const [i, group] of found.groups.entries()) {
     for (const [k, path] of group.entries()) {
-      lines.push(`  ${(k === 0 ? `${i + 1}.` : '').padEnd(width)} ${path}`);
+      lines.push(`  ${(k === 0 ? `${i + 1}.` : '').padEnd(width)} ${escapeControls(path)}`);
     }
   }
   for (const { path, message } of found.unreadable)
-    lines.push(`  not compared: ${path}: ${message}`);
+    lines.push(`  not compared: ${escapeControls(path)}: ${message}`);
   return lines.join('\n');
 }
 
