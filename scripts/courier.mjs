@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `courier` from the sources: bundles src-main/cli.ts (and the tag-scanning worker) with esbuild
+// `courier` from the sources: bundles src-main/cli.ts (and its worker threads) with esbuild
 // the first time and whenever a source file changes, then runs the bundle in this process.
 // Running TypeScript through tsx instead costs about a third more CPU on a big `courier scan`
 // (every module and every worker thread is transformed and resolved through loader hooks), and
@@ -64,11 +64,14 @@ export async function courierEntry() {
       entryPoints: [join(root, 'src-main/cli.ts')],
       outfile: join(temp, 'cli.js'),
     }),
-    build({
-      ...common,
-      entryPoints: [join(root, 'src-main/core/tags/scan-worker.ts')],
-      outfile: join(temp, 'scan-worker.js'),
-    }),
+    // The worker threads (core/tags/worker-lanes.ts loads each from beside the bundle).
+    ...['scan-worker', 'duplicates-worker'].map((name) =>
+      build({
+        ...common,
+        entryPoints: [join(root, `src-main/core/tags/${name}.ts`)],
+        outfile: join(temp, `${name}.js`),
+      }),
+    ),
   ]);
   await import('node:fs/promises').then((fs) =>
     fs.writeFile(join(temp, 'package.json'), '{ "type": "module" }\n'),

@@ -107,6 +107,7 @@ export function runAsProcess(): void {
     env: process.env,
     ask,
     isTTY: Boolean(process.stdout.isTTY),
+    errIsTTY: Boolean(process.stderr.isTTY),
     stopRequested,
   };
   runCli(process.argv.slice(2), io).then(

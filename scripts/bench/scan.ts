@@ -2,22 +2,34 @@
  * `npm run bench:scan`: whole-process files per second of `courier scan DIR --json` (tags and
  * masters QC: properties and the integrity check of every file) against
  * `exiftool -json -r` and `exiftool -fast2 -json -r` on the same ≥ 5,000 generated tagged files
- * of mixed formats, measured in one run, with each process tree's peak RSS.
+ * of mixed formats, measured in one run, with each process tree's peak RSS. Then the duplicate
+ * check (`courier scan --duplicates`, bundled alone: `duplicate-check.ts`) in MiB/s against
+ * `sha256sum` on the same files, on that catalog (small files: the cost per file) and on a dozen
+ * two-minute masters (the cost per byte), best of two runs each.
  *
  * Files: one template per format is made by ffmpeg, then copied and re-tagged by mutagen in one
- * Python run (never ffmpeg per file). BENCH_SCAN_DIR keeps the folder between runs;
- * BENCH_SCAN_FILES changes the count.
+ * Python run (never ffmpeg per file). BENCH_SCAN_DIR keeps the folder between runs (the masters
+ * in BENCH_SCAN_DIR-masters); BENCH_SCAN_FILES changes the count.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
-import { missingFixtureTools } from '../../test/support/audio-fixtures.js';
+import { build } from 'esbuild';
+
+import {
+  copyTemplate,
+  missingFixtureTools,
+  type TagJob,
+  writeTags,
+} from '../../test/support/audio-fixtures.js';
 import { type CatalogMix, generateTaggedCatalog } from './tagged-catalog.js';
 
+const run = promisify(execFile);
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const count = Number(process.env.BENCH_SCAN_FILES ?? 5040);
 
@@ -77,10 +89,141 @@ function measure(name: string, argv: string[], outFile: string): Promise<Measure
   });
 }
 
+/** Every file under `dir` (recursive), and their total size in bytes. */
+async function filesOf(dir: string): Promise<{ count: number; bytes: number }> {
+  const entries = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) =>
+    e.isFile(),
+  );
+  const sizes = await Promise.all(
+    entries.map(async (e) => (await stat(join(e.parentPath, e.name))).size),
+  );
+  return { count: entries.length, bytes: sizes.reduce((a, b) => a + b, 0) };
+}
+
+/** Bundles the duplicate check beside its worker thread, as scripts/courier.mjs bundles the CLI. */
+async function buildDuplicateCheck(dir: string): Promise<string> {
+  const common = {
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+    banner: {
+      js: "import { createRequire as __courierRequire } from 'node:module'; const require = __courierRequire(import.meta.url);",
+    },
+  } as const;
+  await Promise.all([
+    build({
+      ...common,
+      entryPoints: [join(repo, 'scripts/bench/duplicate-check.ts')],
+      outfile: join(dir, 'duplicate-check.js'),
+    }),
+    build({
+      ...common,
+      entryPoints: [join(repo, 'src-main/core/tags/duplicates-worker.ts')],
+      outfile: join(dir, 'duplicates-worker.js'),
+    }),
+  ]);
+  await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
+  return join(dir, 'duplicate-check.js');
+}
+
+/**
+ * A dozen masters of two minutes (pink noise, 44.1 kHz stereo: WAV, FLAC, MP3 320k, AAC 256k),
+ * each in three copies tagged differently: four groups of the same audio, some 150 MB.
+ */
+async function generateMasters(dir: string): Promise<void> {
+  const marker = `${dir}.complete`;
+  if (existsSync(marker)) return;
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const formats = [
+    { ext: 'wav', args: ['-c:a', 'pcm_s16le'], family: 'id3v2.4' },
+    { ext: 'flac', args: ['-c:a', 'flac'], family: 'vorbis' },
+    { ext: 'mp3', args: ['-c:a', 'libmp3lame', '-b:a', '320k'], family: 'id3v2.3' },
+    { ext: 'm4a', args: ['-c:a', 'aac', '-b:a', '256k'], family: 'mp4' },
+  ] as const;
+  const jobs: TagJob[] = [];
+  for (const [i, { ext, args }] of formats.entries()) {
+    const template = join(dir, `master-${i}.${ext}`);
+    const noise = `anoisesrc=d=120:c=pink:r=44100:a=0.3:seed=${i + 1}`;
+    await run('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      noise,
+      '-ac',
+      '2',
+      ...args,
+      template,
+    ]);
+    const copies = [1, 2].map((k) => join(dir, `copy-${k}`, `Master ${i} (copy ${k}).${ext}`));
+    await copyTemplate(template, copies);
+    for (const [k, path] of copies.entries()) {
+      const tags = { title: `Master ${i}, copy ${k + 1}`, ...(k === 1 ? { cover: 300_000 } : {}) };
+      jobs.push({ path, family: formats[i]!.family, tags });
+    }
+  }
+  await writeTags(jobs);
+  await writeFile(marker, 'done');
+}
+
+/** The duplicate check against sha256sum on the files of `dir`, best of two runs each. */
+async function compareWithSha256sum(label: string, dir: string, check: string, work: string) {
+  const files = await filesOf(dir);
+  spawnSync('sh', ['-c', `find '${dir}' -type f -exec cat {} + > /dev/null`]);
+  const best = async (name: string, argv: string[], out: string) => {
+    const a = await measure(name, argv, out);
+    const b = await measure(name, argv, out);
+    return a.seconds <= b.seconds ? a : b;
+  };
+  const sha = await best(
+    'sha256sum',
+    ['sh', '-c', 'find "$0" -type f -print0 | xargs -0 sha256sum', dir],
+    join(work, 'sha256sum.txt'),
+  );
+  const dup = await best(
+    'duplicate check',
+    [process.execPath, check, dir],
+    join(work, 'duplicates.json'),
+  );
+  const summary = JSON.parse(await readFile(join(work, 'duplicates.json'), 'utf8')) as {
+    files: number;
+    bytes: number;
+    groups: number[];
+  };
+  const hashed = (await readFile(join(work, 'sha256sum.txt'), 'utf8')).trim().split('\n').length;
+  if (summary.files !== files.count || hashed !== files.count) {
+    throw new Error(
+      `${label}: the duplicate check compared ${summary.files} files, sha256sum hashed ${hashed}, the folder has ${files.count}`,
+    );
+  }
+  const mibs = (r: Measure) => files.bytes / 2 ** 20 / r.seconds;
+  console.log('');
+  console.log(
+    `${label}: ${files.count} files, ${(files.bytes / 2 ** 20).toFixed(1)} MiB; ${summary.groups.length} group(s) of the same audio (${summary.groups.join(', ')} files), ${(summary.bytes / 2 ** 20).toFixed(1)} MiB of audio hashed`,
+  );
+  console.log(
+    `${'command'.padEnd(28)} ${'seconds'.padStart(8)} ${'MiB/s'.padStart(9)} ${'peak RSS'.padStart(10)} ${'CPU s'.padStart(7)}`,
+  );
+  for (const r of [dup, sha]) {
+    console.log(
+      `${r.name.padEnd(28)} ${r.seconds.toFixed(2).padStart(8)} ${mibs(r).toFixed(1).padStart(9)} ${`${r.peakRssMiB.toFixed(0)} MiB`.padStart(10)} ${r.cpuSeconds.toFixed(1).padStart(7)}`,
+    );
+  }
+  console.log(
+    `duplicate check / sha256sum (MiB/s of the same files): ${(mibs(dup) / mibs(sha)).toFixed(2)}x`,
+  );
+}
+
 async function main(): Promise<void> {
   const missing = missingFixtureTools();
   if (spawnSync('exiftool', ['-ver']).status !== 0) missing.push('exiftool');
   if (!existsSync('/usr/bin/time')) missing.push('/usr/bin/time');
+  if (spawnSync('sha256sum', ['--version']).status !== 0) missing.push('sha256sum');
   if (missing.length > 0) {
     console.error(`bench:scan needs ${missing.join(', ')}`);
     process.exit(1);
@@ -129,7 +272,6 @@ async function main(): Promise<void> {
       `courier listed ${courierEntries.length} files, the folder has ${entries.length}`,
     );
   }
-  await rm(work, { recursive: true, force: true });
   const [courier, exif, fast2] = runs as [Measure, Measure, Measure];
   console.log('');
   console.log(
@@ -149,6 +291,13 @@ async function main(): Promise<void> {
   console.log(
     `courier / exiftool -fast2 -json -r: ${vsFast2.toFixed(2)}x (target ≥ 4x, masters QC on) ${vsFast2 >= 4 ? 'ok' : 'MISSED'}`,
   );
+
+  const masters = `${dir}-masters`;
+  await generateMasters(masters);
+  const check = await buildDuplicateCheck(join(work, 'duplicate-check'));
+  await compareWithSha256sum('Same audio, catalog', dir, check, work);
+  await compareWithSha256sum('Same audio, masters', masters, check, work);
+  await rm(work, { recursive: true, force: true });
 }
 
 await main();

@@ -16,6 +16,8 @@ export interface CliIO {
   ask(question: string, options?: { secret?: boolean }): Promise<string>;
   /** Whether stdout is a terminal (progress bars) or a pipe (plain lines). */
   isTTY: boolean;
+  /** Whether stderr is a terminal: progress may be drawn there while stdout is piped. */
+  errIsTTY: boolean;
   /** Resolves when the user asks the command to stop (SIGINT/SIGTERM). */
   stopRequested: Promise<void>;
 }

@@ -1,20 +1,32 @@
 /**
- * `courier scan DIR [--json]`: reads the tags of every file under DIR and shows each track as it
- * would be sent, with its findings. Findings are data: the exit code is 0 whatever they say.
+ * `courier scan DIR [--json] [--duplicates]`: reads the tags of every file under DIR and shows
+ * each track as it would be sent, with its findings; with --duplicates, then which files hold the
+ * same audio under other tags or names (`core/tags/duplicates.ts`). Findings are data: the exit
+ * code is 0 whatever they say. `--json` prints the array of entries, or with --duplicates an
+ * object `{ files: [entries], duplicates: [[path, path, …], …] }`.
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { UsageError } from '../core/errors.js';
+import { listLocalFiles } from '../core/files/local-files.js';
 import { describeAudio } from '../core/model/audio-properties.js';
 import { type OuterIdField, outerIdFields, type OuterIdStrategy } from '../core/model/outer-id.js';
 import { finishScan, type ScanEntry } from '../core/model/read-result.js';
-import { scanFolder } from '../core/tags/scan-folder.js';
-import type { Command } from './command.js';
+import { escapeControls } from '../core/storage/object-key.js';
+import {
+  comparedFiles,
+  type DuplicateAudio,
+  type DuplicateProgress,
+  findDuplicateAudio,
+} from '../core/tags/duplicates.js';
+import { scanFiles } from '../core/tags/scan-folder.js';
+import type { CliIO, Command } from './command.js';
+import { mib, progressBar, redrawnLine } from './progress-line.js';
 
 const usage =
-  'courier scan DIR [--json] [--outer-id default|file-name|isrc|tag:FIELD|pattern:TEXT] [--concurrency N]';
+  'courier scan DIR [--json] [--duplicates] [--outer-id default|file-name|isrc|tag:FIELD|pattern:TEXT] [--concurrency N]';
 
 /** Parses the --outer-id option. */
 export function parseOuterIdOption(text: string): OuterIdStrategy {
@@ -82,6 +94,37 @@ export function formatTable(entries: ScanEntry[]): string {
   return lines.join('\n');
 }
 
+/** The "Same audio" section: each group of files holding the same audio, numbered. */
+export function formatDuplicates(found: DuplicateAudio, compared: number): string {
+  const lines = [
+    found.groups.length === 0
+      ? `Same audio (tags and names aside): none among ${compared} audio file(s)`
+      : `Same audio (tags and names aside): ${found.groups.length} group(s) among ${compared} audio file(s)`,
+  ];
+  const width = String(found.groups.length).length + 2;
+  for (const [i, group] of found.groups.entries()) {
+    for (const [k, path] of group.entries()) {
+      lines.push(`  ${(k === 0 ? `${i + 1}.` : '').padEnd(width)} ${escapeControls(path)}`);
+    }
+  }
+  for (const { path, message } of found.unreadable)
+    lines.push(`  not compared: ${escapeControls(path)}: ${message}`);
+  return lines.join('\n');
+}
+
+/** The duplicate check's progress on stderr, redrawn in place (a terminal only). */
+function duplicateProgress(io: CliIO): ((p: DuplicateProgress) => void) | undefined {
+  if (!io.errIsTTY) return undefined;
+  const draw = redrawnLine(io);
+  return (p) => {
+    const hashing = p.phase === 'hashing';
+    const text = hashing
+      ? `[${progressBar(p.total > 0 ? p.bytes / p.total : 1)}] same audio: ${mib(p.bytes)} of ${mib(p.total)}`
+      : `[${progressBar(p.files > 0 ? p.located / p.files : 1)}] same audio: locating ${p.located}/${p.files} file(s)`;
+    draw(text, hashing && p.bytes === p.total);
+  };
+}
+
 /** The `scan` command. */
 export const scanCommand: Command = {
   name: 'scan',
@@ -93,6 +136,7 @@ export const scanCommand: Command = {
       allowPositionals: true,
       options: {
         json: { type: 'boolean', default: false },
+        duplicates: { type: 'boolean', default: false },
         'outer-id': { type: 'string', default: 'default' },
         concurrency: { type: 'string', default: '8' },
       },
@@ -112,13 +156,35 @@ export const scanCommand: Command = {
     }
     const controller = new AbortController();
     void io.stopRequested.then(() => controller.abort());
-    const results = await scanFolder(root, { concurrency, signal: controller.signal });
-    if (controller.signal.aborted) {
+    const interrupted = () => {
       io.err('courier scan: interrupted; nothing printed');
       return 1;
-    }
+    };
+    const listing = await listLocalFiles(root);
+    const paths = listing.map((f) => f.localPath);
+    const results = await scanFiles(root, paths, { concurrency, signal: controller.signal });
+    if (controller.signal.aborted) return interrupted();
     const entries = finishScan(results, strategy);
-    io.out(values.json ? JSON.stringify(entries, null, 2) : formatTable(entries));
+    if (!values.duplicates) {
+      io.out(values.json ? JSON.stringify(entries, null, 2) : formatTable(entries));
+      return 0;
+    }
+    const audio = comparedFiles(listing);
+    let found: DuplicateAudio;
+    try {
+      found = await findDuplicateAudio(audio, {
+        signal: controller.signal,
+        onProgress: duplicateProgress(io),
+      });
+    } catch (error) {
+      if (controller.signal.aborted) return interrupted();
+      throw error;
+    }
+    io.out(
+      values.json
+        ? JSON.stringify({ files: entries, duplicates: found.groups }, null, 2)
+        : `${formatTable(entries)}\n\n${formatDuplicates(found, audio.length)}`,
+    );
     return 0;
   },
 };

@@ -12,12 +12,9 @@ import { deliveryPrefix, uploadDirectory } from '../core/storage/index.js';
 import { cliServices, profileName, withConnection } from './cli-services.js';
 import type { Command } from './command.js';
 import { uploadFailureLines } from './failure-lines.js';
+import { mib, progressBar } from './progress-line.js';
 
 const usage = 'courier upload DIR --to FOLDER [--profile NAME] [--json]';
-
-function mib(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
 
 /** The `upload` command. */
 export const uploadCommand: Command = {
@@ -60,9 +57,9 @@ export const uploadCommand: Command = {
         onEvent(event) {
           if (event.type === 'progress' && io.isTTY) {
             const share = event.totalBytes > 0 ? event.confirmedBytes / event.totalBytes : 0;
-            const width = 30;
-            const bar = '#'.repeat(Math.round(share * width)).padEnd(width, '.');
-            io.err(`${redraw()}[${bar}] ${(share * 100).toFixed(0)}% ${mib(event.confirmedBytes)}`);
+            io.err(
+              `${redraw()}[${progressBar(share)}] ${(share * 100).toFixed(0)}% ${mib(event.confirmedBytes)}`,
+            );
           } else if (!io.isTTY && (event.type === 'file-done' || event.type === 'file-skipped')) {
             io.err(`${event.type === 'file-done' ? 'uploaded' : 'already there'}: ${event.key}`);
           } else if (event.type === 'file-failed') {

@@ -71,6 +71,12 @@ export interface FixtureTags {
   compilation?: boolean;
   /** BWF only: the bext description (where BWF files carry an ISRC, e.g. "ISRC:..."). */
   description?: string;
+  /** Cover art of this many bytes (a picture frame, block or atom; not with RIFF INFO or BWF). */
+  cover?: number;
+  /** MP3 with an ID3v2 family: an ID3v1 tag at the end too. */
+  id3v1?: boolean;
+  /** MP3 only: an APEv2 tag at the end too (as foobar2000 and mp3gain write). */
+  apev2?: boolean;
 }
 
 /** How `makeAudio` writes a file. */
@@ -118,9 +124,20 @@ export interface TagJob {
 
 const mutagenScript = String.raw`
 import json, sys
-from mutagen.id3 import ID3, TYER, TDAT, TIT2, TPE1, TPE2, TALB, TSRC, TXXX, TRCK, TPOS, TDRC, USLT, TCON, TMOO, TPUB, TCMP
-from mutagen.mp4 import MP4, MP4FreeForm
+import base64
+from mutagen.id3 import ID3, TYER, TDAT, TIT2, TPE1, TPE2, TALB, TSRC, TXXX, TRCK, TPOS, TDRC, USLT, TCON, TMOO, TPUB, TCMP, APIC
+from mutagen.mp4 import MP4, MP4FreeForm, MP4Cover
+from mutagen.flac import FLAC, Picture
+from mutagen.apev2 import APEv2
 from mutagen import File
+
+def cover_bytes(n):
+    return (b'\xff\xd8\xff\xe0' + bytes(range(256)) * (n // 256 + 1))[:n]
+
+def picture(n):
+    p = Picture()
+    p.type, p.mime, p.data = 3, 'image/jpeg', cover_bytes(n)
+    return p
 
 def id3_frames(t, v):
     f = []
@@ -143,6 +160,7 @@ def id3_frames(t, v):
     if 'label' in t: f.append(TPUB(encoding=3, text=t['label']))
     if 'catalogNumber' in t: f.append(TXXX(encoding=3, desc='CATALOGNUMBER', text=t['catalogNumber']))
     if t.get('compilation'): f.append(TCMP(encoding=3, text='1'))
+    if 'cover' in t: f.append(APIC(encoding=3, mime='image/jpeg', type=3, desc='Cover', data=cover_bytes(t['cover'])))
     return f
 
 def vorbis(tags, t):
@@ -171,6 +189,7 @@ def mp4(tags, t):
     if 'track' in t: tags['trkn'] = [pair(t['track'])]
     if 'disk' in t: tags['disk'] = [pair(t['disk'])]
     if t.get('compilation'): tags['cpil'] = True
+    if 'cover' in t: tags['covr'] = [MP4Cover(cover_bytes(t['cover']), imageformat=MP4Cover.FORMAT_JPEG)]
     free = [('isrc', 'ISRC'), ('mood', 'MOOD'), ('label', 'LABEL'), ('catalogNumber', 'CATALOGNUMBER')]
     if 'barcode' in t: free.append(('barcode', t.get('barcodeKey', 'BARCODE')))
     for k, n in free:
@@ -183,7 +202,11 @@ for job in json.load(sys.stdin):
         if path.lower().endswith('.mp3'):
             tags = ID3()
             for fr in id3_frames(t, v): tags.add(fr)
-            tags.save(path, v2_version=v)
+            tags.save(path, v2_version=v, v1=2 if t.get('id3v1') else 1)
+            if t.get('apev2'):
+                ape = APEv2()
+                ape['Title'] = t.get('title', '')
+                ape.save(path)
         else:
             f = File(path)
             if f.tags is None: f.add_tags()
@@ -193,6 +216,8 @@ for job in json.load(sys.stdin):
         f = File(path)
         if f.tags is None: f.add_tags()
         vorbis(f.tags, t)
+        if 'cover' in t and isinstance(f, FLAC): f.add_picture(picture(t['cover']))
+        elif 'cover' in t: f.tags['METADATA_BLOCK_PICTURE'] = [base64.b64encode(picture(t['cover']).write()).decode('ascii')]
         f.save()
     elif family == 'mp4':
         f = MP4(path)

@@ -9,6 +9,7 @@
 import { stat } from 'node:fs/promises';
 
 import { HashPool } from '../storage/file-checksum.js';
+import { unreadableReason } from './local-files.js';
 
 /** A file's identity at one moment. */
 export interface FileFingerprint {
@@ -45,14 +46,6 @@ export function sameStat(
 /** A fingerprint, or why the file could not be read. */
 export type FingerprintResult = FileFingerprint | { error: string };
 
-/** Why a file could not be fingerprinted, in words. */
-function unreadable(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'the file is gone';
-  if (code === 'EACCES' || code === 'EPERM') return 'the file cannot be read (permissions)';
-  return `the file cannot be read (${code ?? (error as Error).message})`;
-}
-
 /**
  * The fingerprint of each file, in order. `known` gives fingerprints taken earlier (a record's):
  * a file whose size and mtime still match keeps its hash without being read. The stat is taken
@@ -86,7 +79,7 @@ export async function fingerprintFiles(
           ? { size: info.size, mtimeMs: info.mtimeMs, md5 }
           : { error: 'the file was being written while it was read' };
       } catch (error) {
-        out[index] = { error: unreadable(error) };
+        out[index] = { error: unreadableReason(error) };
       }
     }
   };

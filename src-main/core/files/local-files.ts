@@ -30,6 +30,14 @@ export function relativeName(root: string, path: string): string {
   return relative(root, path).split(sep).join('/').normalize('NFC');
 }
 
+/** Why a file could not be read, in words (from the error of opening or reading it). */
+export function unreadableReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'the file is gone';
+  if (code === 'EACCES' || code === 'EPERM') return 'the file cannot be read (permissions)';
+  return `the file cannot be read (${code ?? (error as Error).message})`;
+}
+
 /** Every file under `root`, sorted by relative path. */
 export async function listLocalFiles(root: string): Promise<LocalFileEntry[]> {
   const files: LocalFileEntry[] = [];

@@ -7,6 +7,8 @@
  * (the last page complete and marked as the end). Free of Node APIs: the renderer bundles it.
  */
 import type { ByteSource } from './block-tokenizer.js';
+import { ascii, readAt, u16be, u32be, u32le, u64 } from './bytes.js';
+import { type Box, chunksOf, oggPageAt, topLevelBoxes } from './containers.js';
 
 /** What the structure of a file says about its audio. */
 export interface Integrity {
@@ -26,40 +28,31 @@ export interface Integrity {
 
 const unchecked: Integrity = { state: 'unchecked' };
 
-/** Reads up to `length` bytes at `position` (fewer at the end of the source). */
-async function readAt(source: ByteSource, position: number, length: number): Promise<Uint8Array> {
-  const n = Math.max(0, Math.min(length, source.size - position));
-  const buffer = new Uint8Array(n);
-  if (n === 0) return buffer;
-  const got = await source.read(buffer, position);
-  return buffer.subarray(0, got);
-}
-
-const ascii = (b: Uint8Array, at: number, length: number) =>
-  String.fromCharCode(...b.subarray(at, at + length));
-const u16be = (b: Uint8Array, at: number) => (b[at]! << 8) | b[at + 1]!;
-const u32be = (b: Uint8Array, at: number) =>
-  ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
-const u32le = (b: Uint8Array, at: number) =>
-  (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
-const u64 = (hi: number, lo: number) => hi * 2 ** 32 + lo;
+/** An ID3v2 tag's size, from its header or footer at `at` (a 28-bit "synchsafe" integer). */
+const id3v2Size = (b: Uint8Array, at: number) =>
+  ((b[at + 6]! & 0x7f) << 21) |
+  ((b[at + 7]! & 0x7f) << 14) |
+  ((b[at + 8]! & 0x7f) << 7) |
+  (b[at + 9]! & 0x7f);
 
 /** Where the ID3v2 tags at the start of a file end (several may follow one another). */
-async function afterId3v2(source: ByteSource): Promise<number> {
+export async function afterId3v2(source: ByteSource): Promise<number> {
   let position = 0;
   for (let i = 0; i < 8; i++) {
     const head = await readAt(source, position, 10);
     if (head.length < 10 || ascii(head, 0, 3) !== 'ID3') break;
-    const size = ((head[6]! & 0x7f) << 21) | ((head[7]! & 0x7f) << 14) | ((head[8]! & 0x7f) << 7);
-    position += 10 + (size | (head[9]! & 0x7f)) + (head[5]! & 0x10 ? 10 : 0);
+    position += 10 + id3v2Size(head, 0) + (head[5]! & 0x10 ? 10 : 0);
   }
   return position;
 }
 
-/** Where the audio ends: before ID3v1, APEv2 and Lyrics3v2 tags at the end of the file. */
-async function beforeTrailingTags(source: ByteSource, start: number): Promise<number> {
+/**
+ * Where the audio ends: before the ID3v1, APEv2, Lyrics3v2 and appended ID3v2 tags at the end of
+ * the file (in any order), never before `start`.
+ */
+export async function beforeTrailingTags(source: ByteSource, start: number): Promise<number> {
   let end = source.size;
-  for (let i = 0; i < 4 && end > start; i++) {
+  for (let i = 0; i < 6 && end > start; i++) {
     const tail = await readAt(source, Math.max(start, end - 160), Math.min(160, end - start));
     const at = (offset: number) => tail.length - offset;
     if (tail.length >= 128 && ascii(tail, at(128), 3) === 'TAG') {
@@ -72,6 +65,9 @@ async function beforeTrailingTags(source: ByteSource, start: number): Promise<nu
       const size = Number(ascii(tail, at(15), 6));
       if (!Number.isInteger(size)) break;
       end -= 15 + size;
+    } else if (tail.length >= 10 && ascii(tail, at(10), 3) === '3DI') {
+      // An ID3v2.4 tag appended with its footer: header and footer are 10 bytes each.
+      end -= 20 + id3v2Size(tail, at(10));
     } else {
       break;
     }
@@ -189,24 +185,38 @@ function vbrHeader(b: Uint8Array, at: number, frame: MpegFrame) {
   return { frames: undefined, bytes: undefined };
 }
 
-async function checkMpeg(source: ByteSource): Promise<Integrity> {
+/**
+ * The first MPEG audio frame after the ID3v2 tags: a header followed by another of the same
+ * stream (or by the end of the file), searched in the first 64 KiB after the tags (`head`).
+ */
+async function firstMpegFrame(source: ByteSource) {
   const start = await afterId3v2(source);
   const head = await readAt(source, start, 64 * 1024);
-  // The first frame: a header followed by another of the same stream (or the end of the file).
-  let first = -1;
-  let frame: MpegFrame | null = null;
   for (let i = 0; i + 4 <= head.length; i++) {
-    const f = mpegFrame(head, i);
-    if (!f) continue;
-    const next = mpegFrame(head, i + f.length);
-    if ((next && sameStream(f, next)) || start + i + f.length >= source.size) {
-      first = i;
-      frame = f;
-      break;
+    const frame = mpegFrame(head, i);
+    if (!frame) continue;
+    const next = mpegFrame(head, i + frame.length);
+    if ((next && sameStream(frame, next)) || start + i + frame.length >= source.size) {
+      return { start, head, first: i, frame };
     }
   }
-  if (!frame) return unchecked;
-  const audioStart = start + first;
+  return null;
+}
+
+/**
+ * Where an MPEG audio file's first frame starts (past its ID3v2 tags and any padding a tagger
+ * left after them), or null when no frame is found near the start.
+ */
+export async function mpegAudioStart(source: ByteSource): Promise<number | null> {
+  const found = await firstMpegFrame(source);
+  return found ? found.start + found.first : null;
+}
+
+async function checkMpeg(source: ByteSource): Promise<Integrity> {
+  const found = await firstMpegFrame(source);
+  if (!found) return unchecked;
+  const { head, first, frame } = found;
+  const audioStart = found.start + first;
   const fullEnd = await beforeTrailingTags(source, audioStart);
   const zeros = await zeroRunStart(source, audioStart, fullEnd);
   const end = fullEnd - zeros >= zeroRunMinimum ? zeros : fullEnd;
@@ -356,18 +366,13 @@ async function checkWave(source: ByteSource): Promise<Integrity> {
   if (head.length < 12 || (riff !== 'RIFF' && riff !== 'RF64') || ascii(head, 8, 4) !== 'WAVE') {
     return unchecked;
   }
-  let position = 12;
   let byteRate = 0;
   let ds64Data: number | undefined;
-  for (let i = 0; i < 1000 && position + 8 <= source.size; i++) {
-    const chunk = await readAt(source, position, 8 + 36);
-    const id = ascii(chunk, 0, 4);
-    const size = u32le(chunk, 4);
+  for await (const { id, size, body, bytes: chunk } of chunksOf(source, 'le', 36)) {
     if (id === 'fmt ') byteRate = u32le(chunk, 8 + 8);
     if (id === 'ds64') ds64Data = u64(u32le(chunk, 8 + 12), u32le(chunk, 8 + 8));
     if (id === 'data') {
-      const dataStart = position + 8;
-      const have = source.size - dataStart;
+      const have = source.size - body;
       const declared = size === 0xffffffff && ds64Data !== undefined ? ds64Data : size;
       // A streamed WAV's writer could not go back to fill the size in: all of the file is audio.
       const streamed = declared === 0xffffffff || declared === 0;
@@ -377,7 +382,6 @@ async function checkWave(source: ByteSource): Promise<Integrity> {
       }
       return cut(have / byteRate, declared / byteRate, 'the data chunk is longer than the file');
     }
-    position += 8 + size + (size & 1);
   }
   return unchecked;
 }
@@ -395,36 +399,23 @@ async function checkAiff(source: ByteSource): Promise<Integrity> {
   if (head.length < 12 || ascii(head, 0, 4) !== 'FORM' || (kind !== 'AIFF' && kind !== 'AIFC')) {
     return unchecked;
   }
-  let position = 12;
   let length: number | undefined;
-  for (let i = 0; i < 1000 && position + 8 <= source.size; i++) {
-    const chunk = await readAt(source, position, 8 + 18);
-    const id = ascii(chunk, 0, 4);
-    const size = u32be(chunk, 4);
+  for await (const { id, size, body, bytes: chunk } of chunksOf(source, 'be', 18)) {
     if (id === 'COMM' && chunk.length >= 26) {
       const rate = extended(chunk, 8 + 8);
       if (rate > 0) length = u32be(chunk, 8 + 2) / rate;
     }
     if (id === 'SSND') {
       if (length === undefined) return unchecked;
-      const have = source.size - position - 8;
+      const have = source.size - body;
       if (size <= have) return { state: 'complete', duration: length };
       return cut((length * have) / size, length, 'the sound data chunk is longer than the file');
     }
-    position += 8 + size + (size & 1);
   }
   return unchecked;
 }
 
 // ---- MP4 ----
-
-interface Box {
-  type: string;
-  start: number;
-  /** Where the box's content starts. */
-  body: number;
-  end: number;
-}
 
 /** The boxes in `b` between `from` and `to` (their ends may pass `to` when the data is cut). */
 function boxesIn(b: Uint8Array, from: number, to: number, offset = 0): Box[] {
@@ -501,20 +492,7 @@ function timeOf(deltas: { count: number; delta: number }[], samples: number, tim
 }
 
 async function checkMp4(source: ByteSource): Promise<Integrity> {
-  const top: Box[] = [];
-  let position = 0;
-  for (let i = 0; i < 1000 && position + 8 <= source.size; i++) {
-    const head = await readAt(source, position, 16);
-    let size = u32be(head, 0);
-    let body = position + 8;
-    if (size === 1 && head.length >= 16) {
-      size = u64(u32be(head, 8), u32be(head, 12));
-      body += 8;
-    } else if (size === 0) size = source.size - position;
-    if (size < 8) break;
-    top.push({ type: ascii(head, 4, 4), start: position, body, end: position + size });
-    position += size;
-  }
+  const top = await topLevelBoxes(source);
   const moov = top.find((b) => b.type === 'moov');
   if (!moov || top.some((b) => b.type === 'moof') || moov.end > source.size) return unchecked;
   // Zeros after the index, where the samples should be: a download that stopped.
@@ -563,25 +541,17 @@ async function checkOgg(source: ByteSource, rate: number | undefined): Promise<I
   let lastWhole: { granule: number; eos: boolean } | null = null;
   let cutPage = false;
   for (let i = 0; i + 27 <= tail.length; i++) {
-    if (tail[i] !== 0x4f || ascii(tail, i, 4) !== 'OggS' || tail[i + 4] !== 0) continue;
-    const segments = tail[i + 26]!;
-    if (i + 27 + segments > tail.length) {
-      cutPage = true;
-      continue;
-    }
-    let size = 27 + segments;
-    for (let k = 0; k < segments; k++) size += tail[i + 27 + k]!;
-    if (i + size > tail.length) {
+    const page = oggPageAt(tail, i);
+    if (page === null) continue;
+    const size = page === 'partial' ? Infinity : page.headerSize + page.bodySize;
+    if (page === 'partial' || i + size > tail.length) {
       cutPage = true;
       continue;
     }
     // A granule position of -1: no packet ends on this page; the one before still holds.
-    const high = u32le(tail, i + 10);
-    const low = u32le(tail, i + 6);
-    const granule: number =
-      high === 0xffffffff && low === 0xffffffff ? (lastWhole?.granule ?? 0) : u64(high, low);
+    const granule: number = page.granule ?? lastWhole?.granule ?? 0;
     cutPage = false;
-    lastWhole = { granule, eos: (tail[i + 5]! & 4) !== 0 };
+    lastWhole = { granule, eos: page.eos };
     i += size - 1;
   }
   if (!lastWhole) return unchecked;

@@ -1,26 +1,15 @@
 /** A worker thread of `scanFolder`: reads the chunks of files it is sent and posts the results. */
-import { parentPort } from 'node:worker_threads';
-
 import type { FileReadResult } from '../model/read-result.js';
 import { readTrackFiles } from './read-track-file.js';
+import { serveChunks } from './worker-lanes.js';
 
-/** A chunk of work from the scan's main thread. */
-export interface ScanChunkRequest {
-  id: number;
+/** A chunk of a scan: files under `root`, read `concurrency` at a time. */
+export interface ScanChunk {
   root: string;
   paths: string[];
   concurrency: number;
 }
 
-/** The results of one chunk, in its order. */
-export interface ScanChunkResponse {
-  id: number;
-  results: FileReadResult[];
-}
-
-parentPort?.on('message', (request: ScanChunkRequest) => {
-  void readTrackFiles(request.root, request.paths, request.concurrency).then((results) => {
-    const response: ScanChunkResponse = { id: request.id, results };
-    parentPort?.postMessage(response);
-  });
-});
+serveChunks<ScanChunk, FileReadResult[]>((chunk) =>
+  readTrackFiles(chunk.root, chunk.paths, chunk.concurrency),
+);
