@@ -1,22 +1,29 @@
 /**
  * The contract's app and opened-file operations: showing the data folder and the logs, and
  * reading the tags of files the OS handed the app (the renderer has no `File` for those, so
- * their tags are read here, into the same result the renderer's tag workers produce).
+ * their tags are read here, into the same result the renderer's tag workers produce), and
+ * finding the library's files whose audio is the same (core's `findDuplicateAudio`, on the
+ * granted paths).
  */
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 import { CourierError } from '../core/errors.js';
 import type { CoreServices } from '../core/services.js';
+import { findDuplicateAudio } from '../core/tags/duplicates.js';
 import { readTrackFile, toRelative } from '../core/tags/read-track-file.js';
-import type { RequestOf, ResultOf } from './contract.js';
+import type { EventName, EventPayloads, RequestOf, ResultOf } from './contract.js';
 import type { HostAdapter } from './router.js';
 
-type Names = 'openLogs' | 'openDataFolder' | 'readFileTags';
+type Names = 'openLogs' | 'openDataFolder' | 'readFileTags' | 'findDuplicateAudio';
+type Emit = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
+
+/** Progress events of the duplicate check, at most this often (the last one always goes out). */
+const PROGRESS_EVERY_MS = 250;
 type Handlers = { [N in Names]: (request: RequestOf<N>) => Promise<ResultOf<N>> };
 
 /** The handlers for the app's folders and main-side tag reading, for the router. */
-export function appHandlers(services: CoreServices, host: HostAdapter): Handlers {
+export function appHandlers(services: CoreServices, host: HostAdapter, emit: Emit): Handlers {
   /** Opens a folder where the door can (the app); the browser host only says where it is. */
   const show = async (path: string): Promise<ResultOf<'openLogs'>> => {
     await mkdir(path, { recursive: true });
@@ -39,6 +46,32 @@ export function appHandlers(services: CoreServices, host: HostAdapter): Handlers
         results.push({ id, result: await readTrackFile(rootOf(path, relativePath), path) });
       }
       return { results };
+    },
+    async findDuplicateAudio({ ids }) {
+      // The paths are main's own, from the grants: the renderer names files by id only.
+      const byPath = new Map<string, string>();
+      const files = [...new Set(ids)].map((id) => {
+        const { path } = services.grants.get(id);
+        byPath.set(path, id);
+        return { path, localPath: path };
+      });
+      let last = 0;
+      const result = await findDuplicateAudio(files, {
+        onProgress: (p) => {
+          const now = Date.now();
+          const done = p.phase === 'locating' ? p.located : p.bytes;
+          const total = p.phase === 'locating' ? p.files : p.total;
+          if (now - last < PROGRESS_EVERY_MS && done < total) return;
+          last = now;
+          emit('library:duplicates-progress', { phase: p.phase, done, total });
+        },
+      });
+      const id = (path: string) => byPath.get(path)!;
+      return {
+        groups: result.groups.map((group) => group.map(id)),
+        unreadable: result.unreadable.map((u) => ({ id: id(u.path), message: u.message })),
+        bytes: result.bytes,
+      };
     },
   };
 }

@@ -152,6 +152,13 @@ export const operations = {
       ),
     }),
   },
+  /** Files of the library whose audio is the same (tags and names aside), by grant id. */
+  findDuplicateAudio: {
+    channel: 'files:duplicates',
+    request: v.strictObject({
+      ids: v.pipe(v.array(grantId), v.maxLength(200_000)),
+    }),
+  },
   listProfiles: { channel: 'profiles:list', request: v.strictObject({}) },
   /** Makes a profile the active one for every window and host (`null`: none). */
   useProfile: {
@@ -476,6 +483,14 @@ interface Results {
   openDataFolder: FolderOpened;
   grantFiles: GrantResult;
   readFileTags: { results: Array<{ id: string; result: FileReadResult }> };
+  findDuplicateAudio: {
+    /** Groups of grant ids whose audio is identical (two or more each). */
+    groups: string[][];
+    /** Files that could not be compared, and why. */
+    unreadable: Array<{ id: string; message: string }>;
+    /** Bytes of audio read. */
+    bytes: number;
+  };
   listProfiles: ProfileList;
   useProfile: { active: string | null };
   saveProfile: ProfileSummary;
@@ -521,6 +536,8 @@ export interface EventPayloads {
     files: OpenedFile[];
     refused: Array<{ relativePath: string; reason: string }>;
   };
+  /** How far "Find duplicate audio" has come. */
+  'library:duplicates-progress': { phase: 'locating' | 'hashing'; done: number; total: number };
   /** How far a save of a bucket object has come. */
   'bucket:save-progress': { key: string; receivedBytes: number; totalBytes: number };
   /** A running delivery's figures and what changed, at most a few times a second. */
@@ -543,6 +560,7 @@ export const eventNames: readonly EventName[] = [
   'app:navigate',
   'library:open-paths',
   'bucket:save-progress',
+  'library:duplicates-progress',
   'delivery:progress',
   'delivery:state',
 ];

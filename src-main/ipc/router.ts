@@ -91,7 +91,7 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
     },
     ...profileHandlers(services),
     ...deliveryHandlers(services, emitToAll, host.transfers),
-    ...appHandlers(services, host),
+    ...appHandlers(services, host, emitToAll),
     ...bucket.handlers,
     ...ledgerHandlers(services),
     async loadLibrary() {

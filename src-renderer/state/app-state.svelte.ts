@@ -2,6 +2,7 @@ import type { AppInfo, CourierApi } from '../../src-main/ipc/contract.js';
 import { WorkerTagReader } from '../lib/tags/tag-reader.js';
 import { BucketState } from './bucket-state.svelte.js';
 import { DeliverState } from './deliver-state.svelte.js';
+import { DuplicatesState } from './duplicates-state.svelte.js';
 import { GridState } from './grid-state.svelte.js';
 import { HistoryState } from './history-state.svelte.js';
 import { LibraryState } from './library-state.svelte.js';
@@ -39,6 +40,7 @@ export class AppState {
   readonly transfers: TransfersState;
   readonly history: HistoryState;
   readonly bucket: BucketState;
+  readonly duplicates: DuplicatesState;
 
   constructor(readonly api: CourierApi) {
     this.library = new LibraryState(api, () => new WorkerTagReader());
@@ -50,6 +52,7 @@ export class AppState {
     this.transfers = new TransfersState(api);
     this.history = new HistoryState(api);
     this.bucket = new BucketState(api);
+    this.duplicates = new DuplicatesState(api, this.library);
   }
 
   /** Asks main who it is; the shell shows the result or why it could not connect. */

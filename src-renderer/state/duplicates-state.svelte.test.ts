@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+
+import type { CourierApi } from '../../src-main/ipc/contract.js';
+import { DuplicatesState } from './duplicates-state.svelte.js';
+import { fakeApi, libraryWith } from './fake-library.js';
+
+describe('find duplicate audio', () => {
+  it('shows the groups main found as rows, and forgets them when the library changes', async () => {
+    const api = fakeApi();
+    const { library } = await libraryWith(
+      { 'A/01.flac': { title: 'One' }, 'B/copy.flac': { title: 'Copy' }, 'A/02.flac': {} },
+      api,
+    );
+    const asked: string[][] = [];
+    const door = Object.assign(api, {
+      async findDuplicateAudio({ ids }: { ids: string[] }) {
+        asked.push(ids);
+        return {
+          ok: true as const,
+          value: { groups: [['id:A/01.flac', 'id:B/copy.flac']], unreadable: [], bytes: 10 },
+        };
+      },
+    }) as unknown as CourierApi;
+    const duplicates = new DuplicatesState(door, library);
+    expect(duplicates.groups).toBeNull();
+    await duplicates.find();
+    expect(asked[0]).toHaveLength(3);
+    expect(duplicates.groups!.map((g) => g.map((row) => row.draft.file))).toEqual([
+      ['A/01.flac', 'B/copy.flac'],
+    ]);
+    library.setExcluded(['id:A/02.flac'], true);
+    expect(duplicates.groups).toBeNull();
+  });
+});
