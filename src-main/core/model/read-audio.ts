@@ -93,6 +93,7 @@ export async function readAudio(
       ...(sniffed ? [{ level: 'warning' as const, message: noExtensionMessage(sniffed) }] : []),
       ...result.findings,
       ...(finding ? [finding] : []),
+      ...(audio.md5 === false ? [{ level: 'warning' as const, message: noMd5Message }] : []),
     ];
     return { file: result.file, draft: result.draft, findings, audio };
   } catch (error) {
@@ -109,6 +110,10 @@ async function sniffedExtension(source: ByteSource, file: string): Promise<strin
   const n = await source.read(head, 0);
   return sniffAudioExtension(head.subarray(0, n));
 }
+
+/** A FLAC whose encoder left STREAMINFO's MD5 empty: nothing can verify its decoded audio. */
+const noMd5Message =
+  'the FLAC holds no MD5 of its audio (its encoder left it empty), so no decoder can verify it';
 
 /** Much more than any file holds: the size a lenient parse is told. */
 const lenientSize = 2 ** 40;

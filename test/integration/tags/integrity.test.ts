@@ -287,6 +287,23 @@ describe.skipIf(missing.length > 0)('masters QC', () => {
     expect(report).toEqual([]);
   });
 
+  it('warns of a FLAC whose STREAMINFO holds no MD5 of its audio', async () => {
+    const bytes = Buffer.from(await readFile(join(root, 'cd.flac')));
+    // fLaC, the block header, then STREAMINFO: its MD5 is its last 16 bytes.
+    bytes.fill(0, 4 + 4 + 18, 4 + 4 + 34);
+    await writeFile(join(root, 'no-md5.flac'), bytes);
+    const result = await readTrackFile(root, join(root, 'no-md5.flac'));
+    expect(result.audio?.md5).toBe(false);
+    expect(result.findings).toEqual([
+      {
+        level: 'warning',
+        message:
+          'the FLAC holds no MD5 of its audio (its encoder left it empty), so no decoder can verify it',
+      },
+    ]);
+    expect(whole.get('cd.flac')!.audio?.md5).toBe(true);
+  });
+
   it('says how much is missing when the master records its length', () => {
     const flac = cut.get('cut/cut-0.6-cd.flac')!.result.findings[0]!;
     expect(flac.message).toMatch(/^the master is cut short: it ends at 0:0[45]\.\d of 0:08\.0 \(/);
