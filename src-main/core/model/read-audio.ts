@@ -17,6 +17,7 @@ import { audioPropertiesOf } from './audio-properties.js';
 import { type BlockCacheOptions, BlockTokenizer, type ByteSource } from './block-tokenizer.js';
 import { checkIntegrity } from './integrity.js';
 import { damagedFinding, integrityFinding } from './masters.js';
+import { aiffTextChunks } from './aiff-text.js';
 import { oggFlacComments } from './ogg-flac.js';
 import { type FileReadResult, parsedResult, precheckFile, readFailure } from './read-result.js';
 import { draftFromMetadata } from './tags-to-track.js';
@@ -63,20 +64,20 @@ export async function readAudio(
       meta = lenient!;
       result = retried;
     }
-    // FLAC in Ogg: music-metadata reads no tags; the Vorbis comment is read here.
-    if (meta!.format.container === 'Ogg' && meta!.format.codec === 'FLAC' && !meta!.native.vorbis) {
-      const comments = await oggFlacComments({
-        size: source.size,
-        read: (target, position) => tokenizer.readAt(target, position),
-      });
-      if (comments.length > 0) {
-        const withTags = { ...meta!, native: { ...meta!.native, vorbis: comments } };
-        const tagged = parsedResult(file, withTags, (notes) =>
-          draftFromMetadata(withTags, file, notes),
-        );
-        meta = withTags;
-        result = tagged;
-      }
+    // Tags music-metadata leaves unread or misreads, read here: the Vorbis comment of FLAC in
+    // Ogg, and AIFF's text chunks (decoded as the 7-bit ASCII the format names).
+    const { container, codec } = meta!.format;
+    const at = { size: source.size, read: (t: Uint8Array, p: number) => tokenizer.readAt(t, p) };
+    const own =
+      container === 'Ogg' && codec === 'FLAC' && !meta!.native.vorbis
+        ? { type: 'vorbis', tags: await oggFlacComments(at) }
+        : container?.startsWith('AIFF') && meta!.native.AIFF
+          ? { type: 'AIFF', tags: await aiffTextChunks(at) }
+          : null;
+    if (own && own.tags.length > 0) {
+      const withTags = { ...meta!, native: { ...meta!.native, [own.type]: own.tags } };
+      meta = withTags;
+      result = parsedResult(file, withTags, (notes) => draftFromMetadata(withTags, file, notes));
     }
     const { format } = meta!;
     const granuleRate = format.codec?.toLowerCase().startsWith('opus') ? 48_000 : format.sampleRate;
