@@ -7,6 +7,7 @@
  */
 import { type IAudioMetadata, parseFromTokenizer } from 'music-metadata';
 
+import { aiffTextChunks } from './aiff-text.js';
 import {
   extensionOf,
   isHiddenPath,
@@ -17,7 +18,6 @@ import { audioPropertiesOf } from './audio-properties.js';
 import { type BlockCacheOptions, BlockTokenizer, type ByteSource } from './block-tokenizer.js';
 import { checkIntegrity } from './integrity.js';
 import { damagedFinding, integrityFinding } from './masters.js';
-import { aiffTextChunks } from './aiff-text.js';
 import { oggFlacComments } from './ogg-flac.js';
 import { type FileReadResult, parsedResult, precheckFile, readFailure } from './read-result.js';
 import { draftFromMetadata } from './tags-to-track.js';
