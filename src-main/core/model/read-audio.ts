@@ -16,11 +16,12 @@ import {
 } from './audio-formats.js';
 import { audioPropertiesOf } from './audio-properties.js';
 import { type BlockCacheOptions, BlockTokenizer, type ByteSource } from './block-tokenizer.js';
+import { id3v23TextFrames } from './id3v23-text.js';
 import { checkIntegrity } from './integrity.js';
 import { damagedFinding, integrityFinding } from './masters.js';
 import { oggFlacComments } from './ogg-flac.js';
 import { type FileReadResult, parsedResult, precheckFile, readFailure } from './read-result.js';
-import { draftFromMetadata } from './tags-to-track.js';
+import { draftFromMetadata, slashSplitFrames } from './tags-to-track.js';
 
 /** Reads `source`, the file whose delivery-relative path is `file` (forward slashes, NFC). */
 export async function readAudio(
@@ -78,6 +79,21 @@ export async function readAudio(
       const withTags = { ...meta!, native: { ...meta!.native, [own.type]: own.tags } };
       meta = withTags;
       result = parsedResult(file, withTags, (notes) => draftFromMetadata(withTags, file, notes));
+    }
+    // ID3v2.3 credits split at "/" by music-metadata: read whole when a split happened.
+    const v23 = meta!.native['ID3v2.3'];
+    if (v23?.some((t, i) => slashSplitFrames.has(t.id) && v23[i + 1]?.id === t.id)) {
+      const whole = await id3v23TextFrames(at, slashSplitFrames);
+      if (whole.size > 0) {
+        const rest = v23.filter((t) => !whole.has(t.id));
+        const tags = [
+          ...rest,
+          ...[...whole].flatMap(([id, values]) => values.map((value) => ({ id, value }))),
+        ];
+        const withTags = { ...meta!, native: { ...meta!.native, 'ID3v2.3': tags } };
+        meta = withTags;
+        result = parsedResult(file, withTags, (notes) => draftFromMetadata(withTags, file, notes));
+      }
     }
     const { format } = meta!;
     const granuleRate = format.codec?.toLowerCase().startsWith('opus') ? 48_000 : format.sampleRate;

@@ -81,7 +81,7 @@ function textOf(value: unknown): string | undefined {
 }
 
 /** ID3v2.2/2.3 frames music-metadata splits at "/" (it would turn "AC/DC" into two artists). */
-const slashSplitFrames = new Set([
+export const slashSplitFrames: ReadonlySet<string> = new Set([
   'TPE1',
   'TPE2',
   'TPE3',

@@ -84,6 +84,28 @@ describe.skipIf(missing.length > 0)('the ARTISTS tag', () => {
       ].join('\n'),
       nul,
     ]);
+    // ID3v2.3 credits holding "/" as written: spaces around it, and a name with one inside.
+    for (const [file, credit] of [
+      ['spaced-v23.mp3', 'Their / Théy / There'],
+      ['acdc-v23.mp3', 'AC/DC'],
+      ['utf16-v23.mp3', 'Björk / Sjón'],
+    ]) {
+      const path = join(root, file!);
+      await makeAudio('mp3', path);
+      execFileSync(systemPython, [
+        '-c',
+        [
+          'import sys',
+          'from mutagen.id3 import ID3, TPE1, TIT2',
+          't = ID3()',
+          "t.add(TIT2(encoding=3, text='Slash'))",
+          `t.add(TPE1(encoding=${file === 'utf16-v23.mp3' ? 1 : 0}, text=[sys.argv[2]]))`,
+          't.save(sys.argv[1], v2_version=3)',
+        ].join('\n'),
+        path,
+        credit!,
+      ]);
+    }
     entries = finishScan(await scanFolder(root, { threads: 0 }));
   }, 60_000);
   afterAll(() => rm(root, { recursive: true, force: true }));
@@ -100,6 +122,12 @@ describe.skipIf(missing.length > 0)('the ARTISTS tag', () => {
     expect(main('nul-v23.mp3')).toEqual(['Ray', 'Anita']);
     const entry = entries.find((e) => e.file === 'nul-v23.mp3')!;
     expect(entry.findings.filter((f) => f.level === 'error')).toEqual([]);
+  });
+
+  it('keeps an ID3v2.3 credit with "/" as written (spaces, Latin-1 or UTF-16)', () => {
+    expect(main('spaced-v23.mp3')).toEqual(['Their / Théy / There']);
+    expect(main('acdc-v23.mp3')).toEqual(['AC/DC']);
+    expect(main('utf16-v23.mp3')).toEqual(['Björk / Sjón']);
   });
 
   it('reads ARTIST as before when there is no ARTISTS tag', () => {

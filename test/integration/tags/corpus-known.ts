@@ -16,7 +16,6 @@ export type CorpusCheck = CorpusField | 'read' | 'raw-text' | 'cut-short' | `blo
 
 /** Why Courier differs, by kind: each is a fix to make, or (the last) a choice Courier keeps. */
 export const differenceCategories = {
-  'spaced-slash': '"A / B" is read as "A/B"',
   'rejects-decodable': 'rejected as truncated or damaged, though ffmpeg decodes it',
   'raw-text': 'raw library text in a finding',
   'unsupported-format': '"unsupported", tags not read (WMA, APE, WavPack, Musepack, DSF, DFF)',
@@ -60,13 +59,6 @@ export const knownDifferences: Record<string, KnownDifference[]> = {
       checks: ['cut-short'],
       category: 'oracle-estimate',
       why: 'the Xing header records 0.58 s and ffmpeg decodes 0.51 s; ffprobe estimates 27 s from the size ("invalid concatenated file")',
-    },
-  ],
-  "Their - They're - Therapy - 1sec.mp3": [
-    {
-      checks: ['artists'],
-      category: 'spaced-slash',
-      why: `TPE1 "Their / They're / There" is sent as "Their/They're/There"`,
     },
   ],
 
