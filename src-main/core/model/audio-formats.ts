@@ -22,6 +22,7 @@ export const audioExtensions: ReadonlySet<string> = new Set([
   'mp2',
   'spx',
   'mka',
+  'mkv',
   'webm',
   'weba',
   'm4b',

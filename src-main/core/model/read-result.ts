@@ -130,6 +130,9 @@ export function finishScanDrafts(
   });
 }
 
+/** Matroska's track type of a video track (music-metadata's `TrackType.video`). */
+const matroskaVideoTrack = 1;
+
 /** music-metadata warnings that mean the audio is cut short or damaged (others, such as ID3 padding, are noise). */
 const damageWarnings = [/exceeding file length/i, /end-of-stream reached/i, /corrupt ogg/i];
 
@@ -160,6 +163,13 @@ export function parsedResult(
     };
   }
   const findings: Finding[] = [];
+  // Matroska (.mkv, .webm) holds video as often as audio: its sound track is not a master.
+  if (format.trackInfo?.some((t) => t.type === matroskaVideoTrack || t.video !== undefined)) {
+    findings.push({
+      level: 'error',
+      message: 'a video file (it has a picture track): deliver the audio master instead',
+    });
+  }
   const damaged = meta.quality.warnings.some((w) =>
     damageWarnings.some((re) => re.test(w.message)),
   );

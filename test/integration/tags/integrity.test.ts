@@ -144,6 +144,14 @@ const masters: Master[] = [
     bitDepth: 16,
   },
   {
+    // Matroska's FLAC track gives no bit depth to music-metadata.
+    name: 'flac.mkv',
+    args: ['-c:a', 'flac', '-sample_fmt', 's16'],
+    format: 'flac',
+    lossless: true,
+    sampleRate: 44100,
+  },
+  {
     name: 'opus.opus',
     args: ['-c:a', 'libopus', '-b:a', '96k', '-ar', '48000'],
     format: 'opus',
@@ -222,6 +230,8 @@ describe.skipIf(missing.length > 0)('masters QC', () => {
         if (c.zeros && master.lossless && master.format !== 'flac' && master.format !== 'alac') {
           continue;
         }
+        // Matroska's structure is not checked for a cut (music-metadata's own warnings only).
+        if (master.name.endsWith('.mkv')) continue;
         const name = `cut/${c.zeros ? 'zeros' : 'cut'}-${c.at}-${master.name}`;
         const size = Math.floor(bytes.length * c.at);
         const content = c.zeros
