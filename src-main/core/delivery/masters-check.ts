@@ -38,6 +38,10 @@ export function checkMasters(args: {
     if (!read.draft && args.mode !== 'json') {
       const why = read.findings.find((f) => f.level === 'error')?.message ?? 'unreadable';
       findings.push({ level: 'warning', message: `not recognised as audio: ${why}` });
+    } else if (args.mode !== 'json') {
+      // What reading found wrong with the file itself (a video, say) holds in every mode; json
+      // tracks carry it already.
+      findings.push(...read.findings.filter((f) => f.level === 'error' && f.code !== cutShortCode));
     }
     const cutShort = read.findings.filter((f) => f.code === cutShortCode);
     findings.push(...withAcceptance(cutShort, args.accepted.has(file.path)));
