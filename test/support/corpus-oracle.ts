@@ -135,8 +135,11 @@ interface FfprobeJson {
   format?: { format_name?: string; duration?: string; tags?: Record<string, string> };
 }
 
-/** Seconds of the first audio stream ffmpeg decodes (its progress report's last out_time). */
-async function decodedSeconds(root: string, file: string): Promise<number | undefined> {
+/**
+ * Seconds of the first audio stream ffmpeg decodes from `file` (relative to `root`, or
+ * absolute): its progress report's last out_time; undefined when nothing decodes.
+ */
+export async function decodedSeconds(root: string, file: string): Promise<number | undefined> {
   const { stdout } = await run(
     'ffmpeg',
     [

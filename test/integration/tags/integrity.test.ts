@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AudioFormatId } from '../../../src-main/core/model/audio-properties.js';
 import type { FileReadResult } from '../../../src-main/core/model/read-result.js';
 import { readTrackFile } from '../../../src-main/core/tags/scan-folder.js';
+import { decodedSeconds } from '../../support/corpus-oracle.js';
 
 const run = promisify(execFile);
 
@@ -177,30 +178,6 @@ if (missing.length > 0) {
   console.warn(`skipping masters QC tests: missing ${missing.join(', ')}`);
 }
 
-/** Seconds of audio ffmpeg decodes from a file (its progress report's last out_time). */
-async function decoded(path: string): Promise<number> {
-  const { stdout } = await run(
-    'ffmpeg',
-    [
-      '-v',
-      'quiet',
-      '-nostdin',
-      '-i',
-      path,
-      '-map',
-      '0:a:0',
-      '-f',
-      'null',
-      '-',
-      '-progress',
-      'pipe:1',
-    ],
-    { maxBuffer: 64 * 1024 * 1024 },
-  ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
-  const times = [...stdout.matchAll(/^out_time_us=(\d+)$/gm)].map((m) => Number(m[1]));
-  return times.length > 0 ? times[times.length - 1]! / 1e6 : 0;
-}
-
 /** "ends at 1:02.3" → seconds. */
 function endsAt(message: string): number | null {
   const m = /ends at (\d+):(\d+)(?:\.(\d))?/.exec(message);
@@ -240,7 +217,7 @@ describe.skipIf(missing.length > 0)('masters QC', () => {
         await writeFile(join(root, name), content);
         const result = await readTrackFile(root, join(root, name));
         // Zeros confuse decoders (ffmpeg stops early on some): there the cut is the byte fraction.
-        const expected = c.zeros ? c.at * seconds : await decoded(join(root, name));
+        const expected = c.zeros ? c.at * seconds : ((await decodedSeconds(root, name)) ?? 0);
         cut.set(name, { result, decoded: expected });
       }
     }
