@@ -162,7 +162,12 @@ export const scanCommand: Command = {
     };
     const listing = await listLocalFiles(root);
     const paths = listing.map((f) => f.localPath);
-    const results = await scanFiles(root, paths, { concurrency, signal: controller.signal });
+    const results = await scanFiles(root, paths, {
+      concurrency,
+      signal: controller.signal,
+      // The command has nothing else to do while it reads.
+      blockingReads: true,
+    });
     if (controller.signal.aborted) return interrupted();
     const entries = finishScan(results, strategy);
     if (!values.duplicates) {

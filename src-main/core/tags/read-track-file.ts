@@ -4,13 +4,20 @@ import { extensionOf, fileKind } from '../model/audio-formats.js';
 import type { ByteSource } from '../model/block-tokenizer.js';
 import { readAudio } from '../model/read-audio.js';
 import { type FileReadResult, precheckFile, readFailure } from '../model/read-result.js';
-import { fileCache, openFileSource } from './cached-file-tokenizer.js';
+import { fileCache, openFileSource, openFileSourceSync } from './cached-file-tokenizer.js';
 
 /** The path of `path` under `root`: forward slashes, NFC (macOS writes NFD names). */
 export const toRelative = relativeName;
 
-/** Reads one file: skipped by name or size, else parsed and checked (`readAudio`). */
-export async function readTrackFile(root: string, path: string): Promise<FileReadResult> {
+/**
+ * Reads one file: skipped by name or size, else parsed and checked (`readAudio`); `blocking`
+ * reads it with blocking calls (a worker thread, the CLI: never the app's main process).
+ */
+export async function readTrackFile(
+  root: string,
+  path: string,
+  blocking = false,
+): Promise<FileReadResult> {
   const file = toRelative(root, path);
   // Non-audio files are settled by name alone, without touching the disk; a file without an
   // extension is opened, as its content may be audio.
@@ -18,28 +25,35 @@ export async function readTrackFile(root: string, path: string): Promise<FileRea
   if (byName && !(extensionOf(file) === '' && fileKind(file) === 'ignored')) return byName;
   let source: ByteSource;
   try {
-    source = await openFileSource(path);
+    source = blocking ? openFileSourceSync(path) : await openFileSource(path);
   } catch (error) {
     return readFailure(file, error);
   }
   return readAudio(source, file, { cache: fileCache });
 }
 
-/** Reads files `concurrency` at a time; results in the order of `paths` (fewer if aborted). */
+/**
+ * Reads files `concurrency` at a time (one at a time with `blocking` reads, which leave nothing
+ * to overlap); results in the order of `paths` (fewer if aborted).
+ */
 export async function readTrackFiles(
   root: string,
   paths: string[],
   concurrency: number,
   signal?: AbortSignal,
+  blocking = false,
 ): Promise<FileReadResult[]> {
   const results: FileReadResult[] = new Array(paths.length);
   let next = 0;
   const lane = async () => {
     while (next < paths.length && !signal?.aborted) {
       const i = next++;
-      results[i] = await readTrackFile(root, paths[i]!);
+      results[i] = await readTrackFile(root, paths[i]!, blocking);
+      // Blocking reads never leave the thread idle: let it answer its workers and Ctrl-C.
+      if (blocking) await new Promise((resolve) => setImmediate(resolve));
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, paths.length)) }, lane));
+  const lanes = blocking ? 1 : Math.max(1, Math.min(concurrency, paths.length));
+  await Promise.all(Array.from({ length: lanes }, lane));
   return results.filter((r) => r !== undefined);
 }

@@ -18,6 +18,11 @@ export { readTrackFile, toRelative } from './read-track-file.js';
 export interface ScanOptions {
   /** Files parsed at once per thread; parsing waits on reads, so a few overlap well. */
   concurrency?: number;
+  /**
+   * Read on this thread with blocking calls (faster where nothing else waits: the CLI; never
+   * the app's main process). Worker threads always do.
+   */
+  blockingReads?: boolean;
   /** Worker threads besides this one (default: one per extra core, at most 3). */
   threads?: number;
   /** Files per chunk handed to a thread. */
@@ -63,7 +68,8 @@ export async function scanFiles(
   try {
     const results = await runChunks({
       chunks,
-      local: (chunk) => readTrackFiles(root, chunk.paths, concurrency, options.signal),
+      local: (chunk) =>
+        readTrackFiles(root, chunk.paths, concurrency, options.signal, options.blockingReads),
       workers,
       signal: options.signal,
       onChunk: (results, by) => options.onChunk?.({ files: results.length, by }),

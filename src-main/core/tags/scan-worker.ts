@@ -10,6 +10,7 @@ export interface ScanChunk {
   concurrency: number;
 }
 
+// A worker has nothing else to do: blocking reads spare each file its trips through the pool.
 serveChunks<ScanChunk, FileReadResult[]>((chunk) =>
-  readTrackFiles(chunk.root, chunk.paths, chunk.concurrency),
+  readTrackFiles(chunk.root, chunk.paths, chunk.concurrency, undefined, true),
 );
