@@ -332,11 +332,23 @@ async function checkFlac(source: ByteSource): Promise<Integrity> {
   const md5 = info.subarray(18, 34).some((x) => x !== 0);
   if (!sampleRate || !total) return { state: 'unchecked', md5 };
   const length = total / sampleRate;
+  // The audio starts after the last metadata block; a file cut inside one (a large picture,
+  // say) holds no audio at all.
+  let audioStart = start + 4;
+  for (let i = 0; i < 1000; i++) {
+    const header = await readAt(source, audioStart, 4);
+    if (header.length < 4) return { ...cut(0, length, 'the file ends inside its metadata'), md5 };
+    audioStart += 4 + ((header[1]! << 16) | (header[2]! << 8) | header[3]!);
+    if (header[0]! & 0x80) break;
+  }
   const fullEnd = await beforeTrailingTags(source, start);
-  const zeros = await zeroRunStart(source, start, fullEnd);
+  if (audioStart >= fullEnd) {
+    return { ...cut(0, length, 'the file ends inside its metadata, before any audio'), md5 };
+  }
+  const zeros = await zeroRunStart(source, audioStart, fullEnd);
   const end = fullEnd - zeros >= zeroRunMinimum ? zeros : fullEnd;
   const span = Math.max(64 * 1024, maxFrame * 3);
-  const tailStart = Math.max(start, end - span);
+  const tailStart = Math.max(audioStart, end - span);
   const tail = await readAt(source, tailStart, end - tailStart);
   let last: { at: number; sample: number; block: number } | null = null;
   for (let i = 0; i < tail.length - 6; i++) {
