@@ -213,6 +213,10 @@ export async function mpegAudioStart(source: ByteSource): Promise<number | null>
 }
 
 async function checkMpeg(source: ByteSource): Promise<Integrity> {
+  // A file cut inside its ID3v2 tag (a large cover, say) holds no audio at all.
+  if ((await afterId3v2(source)) >= source.size && source.size > 10) {
+    return cut(0, undefined, 'the file ends inside its ID3 tag, before any audio');
+  }
   const found = await firstMpegFrame(source);
   if (!found) return unchecked;
   const { head, first, frame } = found;
@@ -412,17 +416,27 @@ async function checkAiff(source: ByteSource): Promise<Integrity> {
     return unchecked;
   }
   let length: number | undefined;
+  let sound: { size: number; have: number } | undefined;
   for await (const { id, size, body, bytes: chunk } of chunksOf(source, 'be', 18)) {
     if (id === 'COMM' && chunk.length >= 26) {
       const rate = extended(chunk, 8 + 8);
       if (rate > 0) length = u32be(chunk, 8 + 2) / rate;
     }
-    if (id === 'SSND') {
-      if (length === undefined) return unchecked;
-      const have = source.size - body;
-      if (size <= have) return { state: 'complete', duration: length };
-      return cut((length * have) / size, length, 'the sound data chunk is longer than the file');
+    if (id === 'SSND') sound = { size, have: source.size - body };
+    // COMM may come after SSND: the verdict waits for both.
+    if (length !== undefined && sound) {
+      if (sound.size <= sound.have) return { state: 'complete', duration: length };
+      const { size: whole, have } = sound;
+      return cut((length * have) / whole, length, 'the sound data chunk is longer than the file');
     }
+  }
+  // The file ended before its format chunk: the sound was cut off from what it is.
+  if (sound && length === undefined && sound.size > sound.have) {
+    return cut(
+      undefined,
+      undefined,
+      'the file ends before its COMM chunk, which says what its sound is',
+    );
   }
   return unchecked;
 }
@@ -506,6 +520,18 @@ function timeOf(deltas: { count: number; delta: number }[], samples: number, tim
 async function checkMp4(source: ByteSource): Promise<Integrity> {
   const top = await topLevelBoxes(source);
   const moov = top.find((b) => b.type === 'moov');
+  // Cut inside its audio data before its index (the moov box written last): nothing plays.
+  if (!moov && top.some((b) => b.type === 'mdat' && b.end > source.size)) {
+    return cut(undefined, undefined, 'it ends inside its audio data, before its index (moov)');
+  }
+  // Audio data and no index at all (zeros where it was): nothing can play it.
+  if (!moov && top.some((b) => b.type === 'mdat')) {
+    return cut(undefined, undefined, 'its index (moov), written after its audio, is missing');
+  }
+  // An index cut by more than a few bytes (a writer's rounding) lost the end of its tables.
+  if (moov && moov.end - source.size > 1024) {
+    return cut(undefined, undefined, 'it ends inside its index (moov)');
+  }
   if (!moov || top.some((b) => b.type === 'moof') || moov.end > source.size) return unchecked;
   // Zeros after the index, where the samples should be: a download that stopped.
   const zeros = await zeroRunStart(source, moov.end, source.size);

@@ -27,16 +27,16 @@ export function integrityFinding(integrity: Integrity): Finding | null {
   const { endsAt, length } = integrity;
   const where =
     endsAt !== undefined && length !== undefined
-      ? `ends at ${at(endsAt)} of ${at(length)}`
+      ? `: it ends at ${at(endsAt)} of ${at(length)}`
       : endsAt !== undefined
-        ? `ends at ${at(endsAt)}, and its full length is not recorded in it`
-        : 'its full length is not recorded in it';
+        ? `: it ends at ${at(endsAt)}, and its full length is not recorded in it`
+        : '';
   const negligible =
     endsAt !== undefined && length !== undefined && length - endsAt < negligibleSeconds;
   return {
     level: negligible ? 'warning' : 'error',
     code: cutShortCode,
-    message: `the master is cut short: it ${where} (${integrity.detail ?? 'damaged'})`,
+    message: `the master is cut short${where} (${integrity.detail ?? 'damaged'})`,
   };
 }
 

@@ -22,6 +22,7 @@ import { damagedFinding, integrityFinding } from './masters.js';
 import { oggFlacComments } from './ogg-flac.js';
 import { type FileReadResult, parsedResult, precheckFile, readFailure } from './read-result.js';
 import { draftFromMetadata, slashSplitFrames } from './tags-to-track.js';
+import type { Finding } from './track.js';
 
 /** Reads `source`, the file whose delivery-relative path is `file` (forward slashes, NFC). */
 export async function readAudio(
@@ -61,7 +62,12 @@ export async function readAudio(
       const retried = lenient
         ? parsedResult(file, lenient, (notes) => draftFromMetadata(lenient, file, notes))
         : undefined;
-      if (!retried?.draft) return result ?? readFailure(file, failure);
+      if (!retried?.draft) {
+        // No audio could be read: a master cut inside its header or tags says so.
+        const cutShort = await cutBeforeAudio(source, info.path);
+        if (cutShort) return { file, draft: null, findings: [cutShort] };
+        return result ?? readFailure(file, failure);
+      }
       meta = lenient!;
       result = retried;
     }
@@ -118,6 +124,26 @@ export async function readAudio(
   } finally {
     await tokenizer.close();
   }
+}
+
+/** The containers `checkIntegrity` names, by the extension a file's first bytes give. */
+const containerOfExtension: Record<string, string> = {
+  mp3: 'MPEG',
+  flac: 'FLAC',
+  wav: 'WAVE',
+  aiff: 'AIFF',
+  m4a: 'M4A',
+  ogg: 'Ogg',
+};
+
+/** The cut-short finding of a file that holds no readable audio because it was cut. */
+async function cutBeforeAudio(source: ByteSource, path: string): Promise<Finding | null> {
+  const head = new Uint8Array(16);
+  const n = await source.read(head, 0);
+  const sniffed = sniffAudioExtension(head.subarray(0, n)) ?? extensionOf(path);
+  const container = containerOfExtension[sniffed];
+  if (!container) return null;
+  return integrityFinding(await checkIntegrity(source, container));
 }
 
 /** The audio extension of a file named without one, from its first bytes; null otherwise. */

@@ -257,8 +257,15 @@ describe.skipIf(missing.length > 0)('masters QC', () => {
         continue;
       }
       if (name.includes('aac-index-last')) {
-        // Cut before its index, nothing is left to play: the file cannot be read at all.
+        // Cut before its index, nothing is left to play or read: it says it was cut.
         if (result.draft !== null) report.push(`${name}: read without its index`);
+        if (
+          !/^the master is cut short \((it ends inside its audio data|its index)/.test(
+            finding.message,
+          )
+        ) {
+          report.push(`${name}: ${finding.message}`);
+        }
         continue;
       }
       if (result.draft === null) report.push(`${name}: tags not read: ${finding.message}`);
