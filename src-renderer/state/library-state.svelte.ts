@@ -439,18 +439,7 @@ export class LibraryState {
 
   /** Leaves rows out of deliveries, or takes them back in; kept in the session. */
   setExcluded(ids: readonly string[], excluded: boolean): number {
-    const wanted = new Set(ids);
-    let n = 0;
-    this.rows = this.rows.map((row) => {
-      if (!wanted.has(row.id) || !!row.excluded === excluded) return row;
-      n++;
-      const next = { ...row };
-      if (excluded) next.excluded = true;
-      else delete next.excluded;
-      return next;
-    });
-    if (n > 0) this.#scheduleSave();
-    return n;
+    return this.#setFlag(ids, 'excluded', excluded);
   }
 
   /**
@@ -458,14 +447,19 @@ export class LibraryState {
    * acceptance back; kept in the session and sent with the delivery, where main applies it.
    */
   setAcceptCutShort(ids: readonly string[], accepted: boolean): number {
+    return this.#setFlag(ids, 'acceptCutShort', accepted);
+  }
+
+  /** Sets or clears a row's flag on the given rows; how many changed. */
+  #setFlag(ids: readonly string[], flag: 'excluded' | 'acceptCutShort', on: boolean): number {
     const wanted = new Set(ids);
     let n = 0;
     this.rows = this.rows.map((row) => {
-      if (!wanted.has(row.id) || !!row.acceptCutShort === accepted) return row;
+      if (!wanted.has(row.id) || !!row[flag] === on) return row;
       n++;
       const next = { ...row };
-      if (accepted) next.acceptCutShort = true;
-      else delete next.acceptCutShort;
+      if (on) next[flag] = true;
+      else delete next[flag];
       return next;
     });
     if (n > 0) this.#scheduleSave();
