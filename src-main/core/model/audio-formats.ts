@@ -111,6 +111,7 @@ export function sniffAudioExtension(head: Uint8Array): string | null {
   if (magic === 'MPCK' || text(0, 3) === 'MP+') return 'mpc';
   if (magic === 'DSD ') return 'dsf';
   if (magic === 'FRM8') return 'dff';
+  if (head[0] === 0x1a && head[1] === 0x45 && head[2] === 0xdf && head[3] === 0xa3) return 'mka';
   if (magic === '\x30\x26\xb2\x75') return 'wma';
   return null;
 }

@@ -601,6 +601,54 @@ async function checkOgg(source: ByteSource, rate: number | undefined): Promise<I
   return { state: 'complete', ...(endsAt ? { duration: endsAt } : {}) };
 }
 
+// ---- Matroska, WebM ----
+
+/** An EBML variable-length integer at `at`: its value, its length, and whether it is "unknown". */
+function vint(b: Uint8Array, at: number, keepMarker: boolean) {
+  const first = b[at];
+  if (first === undefined || first === 0) return null;
+  const length = Math.clz32(first) - 23;
+  if (at + length > b.length) return null;
+  let value = keepMarker ? first : first & (0xff >> length);
+  let allOnes = value === 0xff >> length;
+  for (let k = 1; k < length; k++) {
+    value = value * 256 + b[at + k]!;
+    allOnes &&= b[at + k] === 0xff;
+  }
+  return { value, length, unknown: allOnes };
+}
+
+/**
+ * A Matroska file whose Segment, as its header records its size, runs past the end of the file
+ * was cut (a Segment of unknown size, as live writers leave it, says nothing). Where it ends is
+ * the byte share of the recorded length: an estimate, as Matroska keeps no sample table.
+ */
+async function checkMatroska(source: ByteSource, duration: number | undefined): Promise<Integrity> {
+  const head = await readAt(source, 0, 64);
+  const ebml = vint(head, 0, true);
+  if (!ebml || ebml.value !== 0x1a45dfa3) return unchecked;
+  const headerSize = vint(head, ebml.length, false);
+  if (!headerSize || headerSize.unknown) return unchecked;
+  const segmentAt = ebml.length + headerSize.length + headerSize.value;
+  const segment = await readAt(source, segmentAt, 12);
+  const id = vint(segment, 0, true);
+  if (!id || id.value !== 0x18538067) return unchecked;
+  const size = vint(segment, id.length, false);
+  if (!size || size.unknown) return unchecked;
+  const body = segmentAt + id.length + size.length;
+  const end = body + size.value;
+  const at = (position: number) =>
+    duration ? (duration * (position - body)) / size.value : undefined;
+  if (end - source.size > 1024) {
+    return cut(at(source.size), duration, 'the file ends before its Segment, as recorded, does');
+  }
+  const zeros = await zeroRunStart(source, body, source.size);
+  if (source.size - zeros >= zeroRunMinimum) {
+    return cut(at(zeros), duration, zerosDetail(source.size - zeros));
+  }
+  return { state: 'complete' };
+}
+
 function cut(endsAt: number | undefined, length: number | undefined, detail: string): Integrity {
   return {
     state: 'cut-short',
@@ -618,9 +666,12 @@ export async function checkIntegrity(
   source: ByteSource,
   container: string,
   rate?: number,
+  /** The length the parser read from the header (Matroska records it there). */
+  duration?: number,
 ): Promise<Integrity> {
   const c = container.toLowerCase();
   try {
+    if (c.startsWith('ebml')) return await checkMatroska(source, duration);
     if (c === 'mpeg') return await checkMpeg(source);
     if (c === 'flac') return await checkFlac(source);
     if (c === 'wave' || c === 'rf64') return await checkWave(source);

@@ -107,6 +107,7 @@ export async function readAudio(
       { size: source.size, read: (target, position) => tokenizer.readAt(target, position) },
       format.container ?? '',
       granuleRate,
+      format.duration,
     );
     const audio = audioPropertiesOf(format, { ...integrity, size: source.size });
     const finding =
@@ -134,6 +135,9 @@ const containerOfExtension: Record<string, string> = {
   aiff: 'AIFF',
   m4a: 'M4A',
   ogg: 'Ogg',
+  mka: 'EBML/matroska',
+  mkv: 'EBML/matroska',
+  webm: 'EBML/webm',
 };
 
 /** The cut-short finding of a file that holds no readable audio because it was cut. */

@@ -207,8 +207,6 @@ describe.skipIf(missing.length > 0)('masters QC', () => {
         if (c.zeros && master.lossless && master.format !== 'flac' && master.format !== 'alac') {
           continue;
         }
-        // Matroska's structure is not checked for a cut (music-metadata's own warnings only).
-        if (master.name.endsWith('.mkv')) continue;
         const name = `cut/${c.zeros ? 'zeros' : 'cut'}-${c.at}-${master.name}`;
         const size = Math.floor(bytes.length * c.at);
         const content = c.zeros
@@ -268,13 +266,17 @@ describe.skipIf(missing.length > 0)('masters QC', () => {
         }
         continue;
       }
-      if (result.draft === null) report.push(`${name}: tags not read: ${finding.message}`);
+      if (result.draft === null && !(name.includes('zeros') && name.endsWith('.mkv'))) {
+        report.push(`${name}: tags not read: ${finding.message}`);
+      }
       if (finding.code !== 'cut-short') report.push(`${name}: ${finding.message}`);
       const at = endsAt(finding.message);
       if (at !== null && Math.abs(at - seconds) > Math.max(1, 0.15 * seconds)) {
         report.push(`${name}: says ${at} s, ffmpeg decodes ${seconds.toFixed(2)} s`);
       }
-      if (at === null && !/ends at/.test(finding.message)) {
+      // A zeroed Matroska file cannot be parsed at all: its length is not known to say where.
+      const noLength = result.draft === null && name.includes('zeros') && name.endsWith('.mkv');
+      if (at === null && !noLength && !/ends at/.test(finding.message)) {
         report.push(`${name}: no "ends at" in ${finding.message}`);
       }
     }

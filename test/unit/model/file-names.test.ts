@@ -122,6 +122,7 @@ describe('audio in a file without an extension', () => {
     expect(sniffAudioExtension(bytes('FORM', [0, 0, 0, 0], 'AIFF', 'COMM'))).toBe('aiff');
     expect(sniffAudioExtension(bytes([0, 0, 0, 32], 'ftypM4A ', 'xxxx'))).toBe('m4a');
     expect(sniffAudioExtension(bytes('OggS', 'x'.repeat(12)))).toBe('ogg');
+    expect(sniffAudioExtension(bytes([0x1a, 0x45, 0xdf, 0xa3], 'x'.repeat(12)))).toBe('mka');
     expect(sniffAudioExtension(bytes('Dear diary, today'))).toBeNull();
     expect(sniffAudioExtension(bytes([0x89], 'PNG', 'x'.repeat(12)))).toBeNull();
   });
