@@ -13,13 +13,12 @@ import type { CoreServices } from '../core/services.js';
 import { findDuplicateAudio } from '../core/tags/duplicates.js';
 import { readTrackFile, toRelative } from '../core/tags/read-track-file.js';
 import type { EventName, EventPayloads, RequestOf, ResultOf } from './contract.js';
+import { progressPace } from './progress-pace.js';
 import type { HostAdapter } from './router.js';
 
 type Names = 'openLogs' | 'openDataFolder' | 'readFileTags' | 'findDuplicateAudio';
 type Emit = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
 
-/** Progress events of the duplicate check, at most this often (the last one always goes out). */
-const PROGRESS_EVERY_MS = 250;
 type Handlers = { [N in Names]: (request: RequestOf<N>) => Promise<ResultOf<N>> };
 
 /** The handlers for the app's folders and main-side tag reading, for the router. */
@@ -55,15 +54,13 @@ export function appHandlers(services: CoreServices, host: HostAdapter, emit: Emi
         byPath.set(path, id);
         return { path, localPath: path };
       });
-      let last = 0;
+      const pace = progressPace();
       const result = await findDuplicateAudio(files, {
         onProgress: (p) => {
-          const now = Date.now();
           const done = p.phase === 'locating' ? p.located : p.bytes;
           const total = p.phase === 'locating' ? p.files : p.total;
-          if (now - last < PROGRESS_EVERY_MS && done < total) return;
-          last = now;
-          emit('library:duplicates-progress', { phase: p.phase, done, total });
+          if (pace(done, total))
+            emit('library:duplicates-progress', { phase: p.phase, done, total });
         },
       });
       const id = (path: string) => byPath.get(path)!;

@@ -9,6 +9,7 @@ import { CourierError } from '../core/errors.js';
 import type { CoreServices } from '../core/services.js';
 import { SettingsStore } from '../core/settings/settings-store.js';
 import type { EventName, EventPayloads, RequestOf, ResultOf } from './contract.js';
+import { progressPace } from './progress-pace.js';
 import type { HostAdapter } from './router.js';
 
 type Names =
@@ -24,8 +25,6 @@ type Emit = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
 
 /** Text previews (INFO.json, a CSV export's first rows) are cut at this size. */
 const PREVIEW_BYTES = 256 * 1024;
-/** Progress events of a save, at most this often (the last one always goes out). */
-const PROGRESS_EVERY_MS = 250;
 
 /**
  * The handlers for the bucket and settings domains, for the router, and `close`, which stops
@@ -67,15 +66,14 @@ export function bucketHandlers(
       const path = await host.chooseSavePath(downloadFileName(key));
       if (!path) return { key, outcome: 'canceled' };
       const controller = new AbortController();
-      let last = 0;
+      const pace = progressPace();
       const done = withBucket(profile, (s3, bucket) =>
         saveObjectToFile(s3, bucket, key, path, {
           signal: controller.signal,
           onProgress: ({ receivedBytes, totalBytes }) => {
-            const now = Date.now();
-            if (receivedBytes < totalBytes && now - last < PROGRESS_EVERY_MS) return;
-            last = now;
-            emit('bucket:save-progress', { key, receivedBytes, totalBytes });
+            if (pace(receivedBytes, totalBytes)) {
+              emit('bucket:save-progress', { key, receivedBytes, totalBytes });
+            }
           },
         }),
       );
