@@ -2,6 +2,8 @@
 // sandboxed preload requires). Native modules and electron itself stay outside the bundle.
 import { build } from 'esbuild';
 
+import { esbuildSharedTagMappers } from './shared-tag-mappers.mjs';
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -9,6 +11,7 @@ const common = {
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
+  plugins: [esbuildSharedTagMappers],
   external: ['electron', '@napi-rs/keyring'],
 };
 

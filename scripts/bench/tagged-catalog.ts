@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
+import { gs1CheckDigit } from '../../src-main/core/model/gtin.js';
 import {
   copyTemplate,
   extensionOf,
@@ -23,6 +24,15 @@ export type CatalogMix = { format: FixtureFormat; family: TagFamily }[];
 
 const PER_ALBUM = 12;
 
+/** What the folder holds; a marker of another version makes it again. */
+const VERSION = 2;
+
+/** Album `n`'s own valid UPC-A (a 12-digit GTIN: 11 digits and the check digit). */
+function upcOf(n: number): string {
+  const body = `50999${String(n).padStart(6, '0')}`;
+  return `${body}${gs1CheckDigit(body)}`;
+}
+
 /** Writes the catalog into `dir` unless a complete one of the same size is already there. */
 export async function generateTaggedCatalog(
   dir: string,
@@ -30,7 +40,8 @@ export async function generateTaggedCatalog(
   mix: CatalogMix,
 ): Promise<void> {
   const marker = `${dir}.complete`;
-  if (existsSync(marker) && (await readFile(marker, 'utf8')) === String(count)) return;
+  const complete = `${VERSION}:${count}`;
+  if (existsSync(marker) && (await readFile(marker, 'utf8')) === complete) return;
   await rm(dir, { recursive: true, force: true });
   const templates = `${dir}-templates`;
   await mkdir(templates, { recursive: true });
@@ -61,7 +72,7 @@ export async function generateTaggedCatalog(
         artists: [`Artist ${album % 50}`],
         album: `Album ${album}`,
         isrc: `GBXYZ${String(20 + (i % 70)).padStart(2, '0')}${String(i).padStart(5, '0')}`,
-        barcode: '5099902988023',
+        barcode: upcOf(album),
         track: `${position}/${PER_ALBUM}`,
         disk: '1',
         date: '2021-05-14',
@@ -74,5 +85,5 @@ export async function generateTaggedCatalog(
   }
   await writeTags(jobs);
   await rm(templates, { recursive: true, force: true });
-  await writeFile(marker, String(count));
+  await writeFile(marker, complete);
 }

@@ -41,20 +41,30 @@ export function unreadableReason(error: unknown): string {
 /** Every file under `root`, sorted by relative path. */
 export async function listLocalFiles(root: string): Promise<LocalFileEntry[]> {
   const files: LocalFileEntry[] = [];
+  // The folders are walked and their files stat'ed side by side: one at a time, a listing of
+  // thousands of files waits on thousands of round trips through the thread pool.
   const walk = async (dir: string): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true });
-    for (const entry of entries) {
-      const localPath = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!entry.name.startsWith('.')) await walk(localPath);
-        continue;
-      }
-      if (!entry.isFile() && !entry.isSymbolicLink()) continue;
-      const info = await stat(localPath).catch(() => null);
-      if (!info?.isFile()) continue;
-      const path = relativeName(root, localPath);
-      files.push({ path, localPath, size: info.size, mtimeMs: info.mtimeMs, kind: fileKind(path) });
-    }
+    await Promise.all(
+      entries.map(async (entry) => {
+        const localPath = join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (!entry.name.startsWith('.')) await walk(localPath);
+          return;
+        }
+        if (!entry.isFile() && !entry.isSymbolicLink()) return;
+        const info = await stat(localPath).catch(() => null);
+        if (!info?.isFile()) return;
+        const path = relativeName(root, localPath);
+        files.push({
+          path,
+          localPath,
+          size: info.size,
+          mtimeMs: info.mtimeMs,
+          kind: fileKind(path),
+        });
+      }),
+    );
   };
   await walk(root);
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

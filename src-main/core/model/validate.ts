@@ -121,10 +121,15 @@ function groupBy(drafts: DraftTrack[], key: (d: DraftTrack) => string | undefine
   return [...groups.entries()].filter(([, indexes]) => indexes.length > 1);
 }
 
+/** The files of `indexes` but `self`: three named, the rest counted (linear in a large group). */
 function others(drafts: DraftTrack[], indexes: number[], self: number): string {
-  const files = indexes.filter((i) => i !== self).map((i) => drafts[i]!.file);
-  const shown = files.slice(0, 3).join(', ');
-  return files.length > 3 ? `${shown} and ${files.length - 3} more` : shown;
+  const shown: string[] = [];
+  for (const i of indexes) {
+    if (shown.length === 3) break;
+    if (i !== self) shown.push(drafts[i]!.file);
+  }
+  const more = indexes.length - 1 - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
 }
 
 /** The findings of every draft in one delivery, in the drafts' order. */

@@ -31,8 +31,7 @@ interface S3rverServer {
   close(): Promise<void>;
 }
 
-const require = createRequire(import.meta.url);
-const S3rver = require('@20minutes/s3rver') as new (options: {
+type S3rverClass = new (options: {
   address: string;
   port: number;
   silent: boolean;
@@ -40,12 +39,21 @@ const S3rver = require('@20minutes/s3rver') as new (options: {
   vhostBuckets: boolean;
   configureBuckets: { name: string }[];
 }) => S3rverServer;
-const S3Object = require('@20minutes/s3rver/lib/models/object.js') as new (
+type S3ObjectClass = new (
   bucket: string,
   key: string,
   content: Readable | Buffer,
   metadata: Record<string, string>,
 ) => S3rverObject;
+
+/** s3rver and its web framework, loaded when a bucket first starts: every other command is spared them. */
+function s3rver(): { S3rver: S3rverClass; S3Object: S3ObjectClass } {
+  const require = createRequire(import.meta.url);
+  return {
+    S3rver: require('@20minutes/s3rver') as S3rverClass,
+    S3Object: require('@20minutes/s3rver/lib/models/object.js') as S3ObjectClass,
+  };
+}
 
 /** The "folders" of section 2.6, created as zero-byte markers so browsers show the layout. */
 export const BUCKET_LAYOUT = [
@@ -76,6 +84,7 @@ export class Bucket {
 
   /** Starts s3rver on a free loopback port with the bucket and its section 2.6 layout. */
   static async start(directory: string, name: string, info: unknown): Promise<Bucket> {
+    const { S3rver } = s3rver();
     const server = new S3rver({
       address: '127.0.0.1',
       port: 0,
@@ -112,6 +121,7 @@ export class Bucket {
     content: Buffer | Readable,
     contentType = 'binary/octet-stream',
   ): Promise<void> {
+    const { S3Object } = s3rver();
     await this.store.putObject(
       new S3Object(this.name, key, content, { 'content-type': contentType }),
     );
