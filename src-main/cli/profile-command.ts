@@ -111,11 +111,13 @@ async function list(args: string[], io: CliIO): Promise<number> {
       ...profile,
       secrets: profile.sandbox
         ? { client_secret: true, secret_access_key: true }
-        : await services.profiles.secretStatus(profile.name),
+        : await services.profiles.secretStatus(profile),
     })),
   );
+  const invalid = await services.profiles.invalid();
   if (values.json) {
     io.out(JSON.stringify(withStatus, null, 2));
+    for (const bad of invalid) io.err(`profile "${bad.name}" can't be used: ${bad.message}`);
     return 0;
   }
   const setOrNot = (set: boolean) => (set ? 'set' : 'NOT SET');
@@ -132,6 +134,10 @@ async function list(args: string[], io: CliIO): Promise<number> {
       ]),
     ),
   );
+  // Edited by hand into something Courier would not save: listed, never used.
+  for (const bad of invalid) {
+    io.out(`${bad.name}: can't be used: ${bad.message} (add it again to fix it, or remove it)`);
+  }
   return 0;
 }
 

@@ -46,14 +46,14 @@ export async function openConnection(
       close: () => sandbox.close(),
     };
   }
-  const secretAccessKey = await profiles.secret(profile.name, 'secret_access_key');
+  const secretAccessKey = await profiles.secret(profile, 'secret_access_key');
   const current = profile;
   return {
     profile,
     api: new ServiceClient({
       baseUrl: profile.base_url,
       clientId: profile.client_id,
-      clientSecret: () => profiles.secret(current.name, 'client_secret'),
+      clientSecret: () => profiles.secret(current, 'client_secret'),
       timeouts,
     }),
     bucket: targetOf(profile, secretAccessKey, timeouts),

@@ -339,6 +339,8 @@ export interface ProfileList {
   active: string | null;
   /** Where secrets are kept in this run. */
   secretStorage: 'keychain' | 'memory';
+  /** Profiles in profiles.json that can't be used as written (edited by hand), and why. */
+  invalid: Array<{ name: string; message: string }>;
 }
 
 /** One check of "Test connection". */

@@ -27,7 +27,7 @@ export function profileHandlers(services: CoreServices): Handlers {
     sandbox: Boolean(profile.sandbox),
     secrets: profile.sandbox
       ? { client_secret: true, secret_access_key: true }
-      : await profiles.secretStatus(profile.name),
+      : await profiles.secretStatus(profile),
   });
 
   return {
@@ -38,6 +38,7 @@ export function profileHandlers(services: CoreServices): Handlers {
         profiles: await Promise.all(list.map(summary)),
         active: (await profiles.active()) ?? null,
         secretStorage: profiles.secrets.kind,
+        invalid: await profiles.invalid(),
       };
     },
     async useProfile({ name }) {

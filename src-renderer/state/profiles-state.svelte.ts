@@ -24,6 +24,8 @@ export function emptyProfile(): ProfileDraft {
 export class ProfilesState {
   profiles = $state.raw<ProfileSummary[]>([]);
   secretStorage = $state<'keychain' | 'memory'>('keychain');
+  /** Profiles of profiles.json that can't be used as written (edited by hand), and why. */
+  invalid = $state.raw<Array<{ name: string; message: string }>>([]);
   activeName = $state<string | null>(null);
   loaded = $state(false);
   busy = $state(false);
@@ -46,6 +48,7 @@ export class ProfilesState {
     this.error = '';
     this.profiles = result.value.profiles;
     this.secretStorage = result.value.secretStorage;
+    this.invalid = result.value.invalid;
     this.activeName = result.value.active;
   }
 

@@ -10,10 +10,12 @@ import {
   type SecretStore,
 } from '../secrets/secret-store.js';
 import { parseProfile, type Profile, type ProfileInput } from './profile.js';
+import { describeBinding, secretBinding, secretLabels } from './secret-binding.js';
 
 interface ProfilesFile {
   version: 1;
-  profiles: Profile[];
+  /** As written: each is checked when read, and one that fails is kept as it is, unused. */
+  profiles: unknown[];
   /** The profile the app works with, kept here so every window and host shows the same one. */
   active?: string;
 }
@@ -23,13 +25,67 @@ const SECRET_NAMES: SecretName[] = ['client_secret', 'secret_access_key'];
 /** Whether each secret of a profile is set: all the renderer is ever told about secrets. */
 export type SecretStatus = Record<SecretName, boolean>;
 
+/** A profile in profiles.json that can't be used as written, and why. */
+export interface InvalidProfile {
+  name: string;
+  message: string;
+}
+
+/** A secret as the secret store keeps it: the value and what it is bound to (`secret-binding.ts`). */
+interface StoredSecret {
+  secret: string;
+  /** Unset for a secret stored before secrets were bound. */
+  for?: string;
+}
+
+const ENVELOPE = 'courier-secret/1';
+
+function wrapSecret(secret: string, binding: string): string {
+  return JSON.stringify({ kind: ENVELOPE, for: binding, secret });
+}
+
+function unwrapSecret(raw: string): StoredSecret {
+  try {
+    const value = JSON.parse(raw) as { kind?: unknown; for?: unknown; secret?: unknown };
+    if (
+      value?.kind === ENVELOPE &&
+      typeof value.for === 'string' &&
+      typeof value.secret === 'string'
+    ) {
+      return { secret: value.secret, for: value.for };
+    }
+  } catch {
+    // Not ours: a secret stored before secrets were bound.
+  }
+  return { secret: raw };
+}
+
+/** The name a profile entry of the file gives itself, whether or not the rest is valid. */
+function entryName(entry: unknown): string | undefined {
+  const name = (entry as { name?: unknown } | null)?.name;
+  return typeof name === 'string' ? name : undefined;
+}
+
+/** An entry of the file checked as a profile, or why it can't be used. */
+function checkEntry(entry: unknown): { profile: Profile } | { problem: InvalidProfile } {
+  try {
+    return { profile: parseProfile(entry) };
+  } catch (error) {
+    return {
+      problem: { name: entryName(entry) ?? '(no name)', message: (error as Error).message },
+    };
+  }
+}
+
 /**
  * The user's profiles, kept in `profiles.json` in the data directory without their secrets,
- * which live in the secret store (the OS keychain) keyed by profile name.
+ * which live in the secret store (the OS keychain) keyed by profile name, each bound to where it
+ * is sent. Every profile is checked as it is read, as when it is saved: a hand-edited one that
+ * fails is reported and never used.
  */
 export class ProfileStore {
   readonly #file: string;
-  /** Writes in this process run one after another, so none is lost. */
+  /** Changes in this process run one after another, so none is lost. */
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -53,58 +109,92 @@ export class ProfileStore {
     return (await readJsonIfExists<ProfilesFile>(this.#file)) !== undefined;
   }
 
-  /** Every profile, in the order they were added. */
+  /** Every usable profile, in the order they were added. */
   async list(): Promise<Profile[]> {
-    return (await this.#read()).profiles;
+    return this.#profiles(await this.#read());
   }
 
-  /** The profile with this name; an unknown name is an error listing the known ones. */
+  /** The profiles of profiles.json that can't be used as written (edited by hand), and why. */
+  async invalid(): Promise<InvalidProfile[]> {
+    return (await this.#read()).profiles.flatMap((entry) => {
+      const checked = checkEntry(entry);
+      return 'problem' in checked ? [checked.problem] : [];
+    });
+  }
+
+  /** The profile with this name; an unknown or invalid one is an error saying so. */
   async get(name: string): Promise<Profile> {
-    const profiles = await this.list();
-    const profile = profiles.find((p) => p.name === name);
-    if (profile) return profile;
-    const known = profiles.map((p) => p.name).join(', ') || 'none yet';
+    const file = await this.#read();
+    const entry = file.profiles.find((p) => entryName(p) === name);
+    if (entry !== undefined) {
+      const checked = checkEntry(entry);
+      if ('profile' in checked) return checked.profile;
+      throw new CourierError(
+        'invalid_profile',
+        `Profile "${name}" in ${this.#file} can't be used: ${checked.problem.message}. Save it again in Connect (or courier profile add) to fix it.`,
+      );
+    }
+    const known =
+      this.#profiles(file)
+        .map((p) => p.name)
+        .join(', ') || 'none yet';
     throw new CourierError('not_found', `No profile named "${name}" (profiles: ${known}).`);
   }
 
   /**
    * Adds a profile or replaces the one with the same name, storing the secrets given (the
-   * keychain first: a profile is never saved pointing at secrets that failed to store).
+   * keychain first: a profile is never saved pointing at secrets that failed to store). A
+   * secret not given is kept only while the fields it is bound to are unchanged: otherwise it
+   * is removed, and must be typed again for the new address.
    */
   async save(
     input: ProfileInput,
     secrets: Partial<Record<SecretName, string>> = {},
   ): Promise<Profile> {
     const profile = parseProfile(input);
-    for (const name of SECRET_NAMES) {
-      const value = secrets[name];
-      if (value !== undefined && value !== '') {
-        redactor.add(value);
-        await this.secrets.set(profile.name, name, value);
+    await this.#serial(async () => {
+      const file = await this.#read();
+      const index = file.profiles.findIndex((p) => entryName(p) === profile.name);
+      const before = index >= 0 ? checkEntry(file.profiles[index]) : null;
+      const previous = before && 'profile' in before ? before.profile : null;
+      for (const name of SECRET_NAMES) {
+        const binding = secretBinding(profile, name);
+        const value = secrets[name];
+        if (value !== undefined && value !== '') {
+          redactor.add(value);
+          await this.secrets.set(profile.name, name, wrapSecret(value, binding));
+          continue;
+        }
+        const stored = await this.#stored(profile.name, name);
+        if (!stored || stored.for === binding) continue;
+        const unboundButSame =
+          stored.for === undefined && previous && secretBinding(previous, name) === binding;
+        if (unboundButSame)
+          await this.secrets.set(profile.name, name, wrapSecret(stored.secret, binding));
+        else await this.secrets.delete(profile.name, name);
       }
-    }
-    await this.#update((file) => {
-      const index = file.profiles.findIndex((p) => p.name === profile.name);
       if (index >= 0) file.profiles[index] = profile;
       else file.profiles.push(profile);
+      await writeJsonAtomic(this.#file, file);
     });
     return profile;
   }
 
-  /** Removes a profile and its secrets (and makes none active if it was). */
+  /** Removes a profile (usable or not) and its secrets (and makes none active if it was). */
   async remove(name: string): Promise<void> {
-    await this.get(name);
+    const file = await this.#read();
+    if (!file.profiles.some((p) => entryName(p) === name)) await this.get(name);
     for (const secret of SECRET_NAMES) await this.secrets.delete(name, secret);
     await this.#update((file) => {
-      file.profiles = file.profiles.filter((p) => p.name !== name);
+      file.profiles = file.profiles.filter((p) => entryName(p) !== name);
       if (file.active === name) delete file.active;
     });
   }
 
-  /** The app's active profile, if it still exists. */
+  /** The app's active profile, if it still exists and can be used. */
   async active(): Promise<string | undefined> {
     const file = await this.#read();
-    return file.profiles.some((p) => p.name === file.active) ? file.active : undefined;
+    return this.#profiles(file).some((p) => p.name === file.active) ? file.active : undefined;
   }
 
   /** Makes a profile the app's active one (`null`: none); an unknown name is an error. */
@@ -117,30 +207,71 @@ export class ProfileStore {
   }
 
   /**
-   * A secret of a profile: from the environment when `COURIER_CLIENT_SECRET` /
-   * `COURIER_SECRET_ACCESS_KEY` is set (automation), otherwise from the secret store.
+   * A secret of `profile`, to be sent where that profile says: from the environment when
+   * `COURIER_CLIENT_SECRET` / `COURIER_SECRET_ACCESS_KEY` is set (automation), otherwise from
+   * the secret store — and only when it was entered for this profile's address.
    */
-  async secret(profile: string, name: SecretName): Promise<string> {
-    const value = (await secretFromEnv(this.env, name)) || (await this.secrets.get(profile, name));
-    if (value) {
-      redactor.add(value);
-      return value;
+  async secret(profile: Profile, name: SecretName): Promise<string> {
+    const fromEnv = await secretFromEnv(this.env, name);
+    if (fromEnv) {
+      redactor.add(fromEnv);
+      return fromEnv;
+    }
+    const stored = await this.#bound(profile, name);
+    if (stored?.for === secretBinding(profile, name)) {
+      redactor.add(stored.secret);
+      return stored.secret;
+    }
+    if (stored) {
+      const was = stored.for ? describeBinding(stored.for) : 'another address';
+      throw new CourierError(
+        'secret_missing',
+        `The ${secretLabels[name]} of profile "${profile.name}" was entered for ${was}; Courier does not send it to ${describeBinding(secretBinding(profile, name))}. Type it again for this address (Connect in the app, or courier profile add).`,
+      );
     }
     throw new CourierError(
       'secret_missing',
-      `Profile "${profile}" has no ${name}: set it in the profile, or in ${SECRET_ENV[name]} (or ${SECRET_ENV[name]}_FILE).`,
+      `Profile "${profile.name}" has no ${name}: set it in the profile, or in ${SECRET_ENV[name]} (or ${SECRET_ENV[name]}_FILE).`,
     );
   }
 
-  /** Which secrets of a profile are set, without revealing them. */
-  async secretStatus(profile: string): Promise<SecretStatus> {
+  /** Which secrets of a profile are set for its address, without revealing them. */
+  async secretStatus(profile: Profile): Promise<SecretStatus> {
     const status = {} as SecretStatus;
     for (const name of SECRET_NAMES) {
+      const stored = await this.#bound(profile, name);
       status[name] = Boolean(
-        (await secretFromEnv(this.env, name)) || (await this.secrets.get(profile, name)),
+        (await secretFromEnv(this.env, name)) || stored?.for === secretBinding(profile, name),
       );
     }
     return status;
+  }
+
+  /** A stored secret of the profile named `name`, or null. */
+  async #stored(profile: string, name: SecretName): Promise<StoredSecret | null> {
+    const raw = await this.secrets.get(profile, name);
+    return raw ? unwrapSecret(raw) : null;
+  }
+
+  /**
+   * A stored secret of `profile`; one stored before secrets were bound is bound now to the
+   * profile as saved, when that is the profile asked for.
+   */
+  async #bound(profile: Profile, name: SecretName): Promise<StoredSecret | null> {
+    const stored = await this.#stored(profile.name, name);
+    if (!stored || stored.for !== undefined) return stored;
+    const binding = secretBinding(profile, name);
+    const saved = await this.get(profile.name).catch(() => null);
+    if (!saved || secretBinding(saved, name) !== binding) return stored;
+    await this.secrets.set(profile.name, name, wrapSecret(stored.secret, binding));
+    return { secret: stored.secret, for: binding };
+  }
+
+  #profiles(file: ProfilesFile): Profile[] {
+    return file.profiles.flatMap((entry) => {
+      const checked = checkEntry(entry);
+      return 'profile' in checked ? [checked.profile] : [];
+    });
   }
 
   async #read(): Promise<ProfilesFile> {
@@ -155,13 +286,17 @@ export class ProfileStore {
     return file;
   }
 
+  #serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(work);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
   #update(change: (file: ProfilesFile) => void): Promise<void> {
-    const next = this.#queue.then(async () => {
+    return this.#serial(async () => {
       const file = await this.#read();
       change(file);
       await writeJsonAtomic(this.#file, file);
     });
-    this.#queue = next.catch(() => undefined);
-    return next;
   }
 }

@@ -79,7 +79,9 @@ export function parseProfile(input: unknown): Profile {
   if (result.success) return result.output;
   const issue = result.issues[0];
   const field = issue.path?.map((item) => String(item.key)).join('.');
-  throw new ProfileError(field ? `${field}: ${issue.message}` : issue.message);
+  // A message that starts with the field's name says which it is already.
+  const named = !field || issue.message.startsWith(String(issue.path!.at(-1)!.key));
+  throw new ProfileError(named ? issue.message : `${field}: ${issue.message}`);
 }
 
 /** A profile that can't be saved as given. */

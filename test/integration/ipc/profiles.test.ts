@@ -88,7 +88,10 @@ describe('profile operations over the contract', () => {
     });
     expect(result).toMatchObject({
       ok: false,
-      error: { code: 'invalid_profile', message: expect.stringMatching(/base_url: .*https/) },
+      error: {
+        code: 'invalid_profile',
+        message: expect.stringMatching(/^base_url must use https/),
+      },
     });
   });
 

@@ -49,8 +49,11 @@ describe.skipIf(!service)('profiles with secrets in a real Secret Service', () =
       secret_access_key: s3Secret,
     });
     expect(saved.base_url).toBe('https://api.example.com');
-    await expect(keychain.get('Label Production', 'client_secret')).resolves.toBe(clientSecret);
-    await expect(keychain.get('Label Production', 'secret_access_key')).resolves.toBe(s3Secret);
+    // Each beside what it is bound to (secret-binding.ts).
+    const stored = async (name: 'client_secret' | 'secret_access_key') =>
+      JSON.parse((await keychain.get('Label Production', name)) ?? '{}') as { secret?: string };
+    expect((await stored('client_secret')).secret).toBe(clientSecret);
+    expect((await stored('secret_access_key')).secret).toBe(s3Secret);
     const file = await readFile(join(home, 'profiles.json'), 'utf8');
     expect(file).toContain('client-123');
     expect(file).not.toContain(clientSecret);
@@ -58,7 +61,7 @@ describe.skipIf(!service)('profiles with secrets in a real Secret Service', () =
   });
 
   it('tells whether each secret is set, without revealing it', async () => {
-    await expect(store.secretStatus('Label Production')).resolves.toEqual({
+    await expect(store.secretStatus(await store.get('Label Production'))).resolves.toEqual({
       client_secret: true,
       secret_access_key: true,
     });
@@ -68,17 +71,20 @@ describe.skipIf(!service)('profiles with secrets in a real Secret Service', () =
     const automated = new ProfileStore(home, keychain, {
       COURIER_CLIENT_SECRET: 'from-env-secret',
     });
-    await expect(automated.secret('Label Production', 'client_secret')).resolves.toBe(
-      'from-env-secret',
-    );
-    await expect(automated.secret('Label Production', 'secret_access_key')).resolves.toBe(s3Secret);
+    await expect(
+      automated.secret(await store.get('Label Production'), 'client_secret'),
+    ).resolves.toBe('from-env-secret');
+    await expect(
+      automated.secret(await store.get('Label Production'), 'secret_access_key'),
+    ).resolves.toBe(s3Secret);
   });
 
   it('removes the secrets with the profile', async () => {
+    const saved = await store.get('Label Production');
     await store.remove('Label Production');
     await expect(keychain.get('Label Production', 'client_secret')).resolves.toBeNull();
     await expect(store.list()).resolves.toEqual([]);
-    await expect(store.secret('Label Production', 'client_secret')).rejects.toMatchObject({
+    await expect(store.secret(saved, 'client_secret')).rejects.toMatchObject({
       code: 'secret_missing',
     });
   });

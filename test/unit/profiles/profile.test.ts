@@ -33,7 +33,9 @@ describe('parseProfile()', () => {
   it.each(['http://api.example.com', 'http://192.168.1.10', 'ftp://x.example.com', 'not a url'])(
     'refuses %s, naming the field',
     (url) => {
-      expect(() => parseProfile({ ...valid, base_url: url })).toThrow(/^base_url: /);
+      expect(() => parseProfile({ ...valid, base_url: url })).toThrow(
+        /^base_url must (use https|be a URL)/,
+      );
     },
   );
 
