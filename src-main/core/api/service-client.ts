@@ -96,6 +96,8 @@ interface Answer {
   status: number;
   body: unknown;
   text: string;
+  /** Where a redirect points (never followed). */
+  location?: string;
   /** Seconds the service asked us to wait (Retry-After), when it did. */
   retryAfter?: number;
 }
@@ -346,6 +348,9 @@ export class ServiceClient {
         headers,
         body: options.json === undefined ? undefined : JSON.stringify(options.json),
         signal: AbortSignal.timeout(timeoutMs),
+        // A redirect would re-send the body (the client secret, for a token) to wherever it
+        // points: the service never redirects, so one is a failure, not followed.
+        redirect: 'manual',
       });
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError';
@@ -369,16 +374,27 @@ export class ServiceClient {
       body = undefined;
     }
     const retryAfter = Number(response.headers.get('retry-after'));
+    const location = response.headers.get('location');
     return {
       status: response.status,
       body,
       text,
+      ...(location ? { location } : {}),
       ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfter } : {}),
     };
   }
 }
 
 function failure(endpoint: string, answer: Answer, isTokenRequest: boolean): ApiError {
+  if (answer.status >= 300 && answer.status < 400) {
+    return new ApiError(
+      'redirected',
+      `${endpoint} answered ${answer.status}, a redirect${answer.location ? ` to ${answer.location}` : ''}; Courier sends nothing on to another address. ${SERVICE_HINT[0]!.toUpperCase()}${SERVICE_HINT.slice(1)}.`,
+      answer.status,
+      endpoint,
+      answer.text,
+    );
+  }
   const message = serverMessage(answer.body, answer.text);
   const code =
     isTokenRequest && (answer.status === 401 || answer.status === 400)

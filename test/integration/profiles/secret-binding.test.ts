@@ -30,9 +30,14 @@ interface Listener {
   close(): Promise<void>;
 }
 
-async function startListener(): Promise<Listener> {
+/** With `redirectTo`, it answers every request with a 307 to the same path there. */
+async function startListener(redirectTo?: string): Promise<Listener> {
   const seen: Listener['seen'] = [];
   const server: Server = createServer((req: IncomingMessage, res) => {
+    if (redirectTo) {
+      res.writeHead(307, { location: `${redirectTo}${req.url}` }).end();
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -192,6 +197,23 @@ describe.skipIf(!service)('secrets bound to where they are sent', () => {
     });
     expect(cli.code).toBe(0);
     expect(cli.stdout).toMatch(/Label.*can't be used: base_url must use https/);
+    expect(listener.seen).toEqual([]);
+  });
+
+  it('a redirect from the service is not followed: the secret goes nowhere else', async () => {
+    const redirector = await startListener(listener.url);
+    onTestFinished(async () => {
+      await router.dispatch('profiles:save', { profile: profile(), secrets: secrets() });
+      await redirector.close();
+    });
+    await router.dispatch('profiles:save', {
+      profile: profile({ base_url: redirector.url }),
+      secrets: { client_secret: remote.info.client_secret },
+    });
+    const tested = await router.dispatch('profiles:test', { name: 'Label' });
+    expect(JSON.stringify(tested)).toMatch(
+      /answered 307, a redirect to http:\/\/127\.0\.0\.1:\d+\/oauth\/access_tokens\/client; Courier sends nothing on to another address/,
+    );
     expect(listener.seen).toEqual([]);
   });
 
