@@ -1,5 +1,7 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import type { Readable } from 'node:stream';
+import type { Socket } from 'node:net';
+import { PassThrough, type Readable } from 'node:stream';
 
 // s3rver is plain CommonJS without types; these are the parts the sandbox uses. They stay local
 // (no ambient `declare module`) so they never change how other files see the package.
@@ -25,15 +27,23 @@ interface S3rverStore {
   deleteObject(bucket: string, key: string): Promise<void>;
 }
 
+/** The slice of Koa's context the sandbox's own middleware touches. */
+interface KoaContext {
+  req: IncomingMessage;
+  status: number;
+  set(headers: Record<string, string>): void;
+}
+
+/** s3rver is a Koa app: its request handler runs in this process, on no socket. */
 interface S3rverServer {
   store: S3rverStore;
-  run(): Promise<{ port: number }>;
-  close(): Promise<void>;
+  middleware: ((ctx: KoaContext, next: () => Promise<void>) => Promise<void>)[];
+  configureBuckets(): Promise<unknown>;
+  callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  logger: { close(): void };
 }
 
 type S3rverClass = new (options: {
-  address: string;
-  port: number;
   silent: boolean;
   directory: string;
   vhostBuckets: boolean;
@@ -71,30 +81,65 @@ export const BUCKET_LAYOUT = [
 ];
 
 /**
- * The organization's delivery bucket: s3rver (a real S3-protocol server, data on disk) on an
- * internal loopback port, plus the in-process operations the service itself performs on it.
- * Clients never reach this port; they go through the gate (s3-gate.ts).
+ * A request the gate hands s3rver: what the gate checked (method, path, headers) and the body it
+ * decoded, streaming. It carries only what s3rver reads of an `IncomingMessage`.
+ */
+export class BucketRequest extends PassThrough {
+  readonly httpVersion = '1.1';
+  readonly httpVersionMajor = 1;
+  readonly httpVersionMinor = 1;
+  readonly rawHeaders: string[];
+
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    readonly headers: Record<string, string | string[]>,
+    /** The client's socket, for the address s3rver logs. */
+    readonly socket: Socket,
+    /** Headers to set on a successful answer (a signed GET's `response-*` overrides). */
+    readonly answerHeaders: Record<string, string> = {},
+  ) {
+    super();
+    this.rawHeaders = Object.entries(headers).flatMap(([name, value]) =>
+      (Array.isArray(value) ? value : [value]).flatMap((v) => [name, v]),
+    );
+  }
+}
+
+/**
+ * The organization's delivery bucket: s3rver (a real S3-protocol server, data on disk) run in
+ * this process with no socket of its own, plus the operations the service itself performs on it.
+ * Only the gate (s3-gate.ts) hands it client requests, after checking each one.
  */
 export class Bucket {
+  private readonly handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
   private constructor(
     private readonly server: S3rverServer,
     readonly name: string,
-    readonly internalPort: number,
-  ) {}
+  ) {
+    // s3rver refuses `response-*` overrides on requests it did not authenticate itself; the gate
+    // did, so it applies them here, around s3rver's own handling.
+    server.middleware.unshift(async (ctx, next) => {
+      await next();
+      if (ctx.req instanceof BucketRequest && ctx.status >= 200 && ctx.status < 300) {
+        ctx.set(ctx.req.answerHeaders);
+      }
+    });
+    this.handler = server.callback();
+  }
 
-  /** Starts s3rver on a free loopback port with the bucket and its section 2.6 layout. */
+  /** Opens s3rver's store with the bucket and its section 2.6 layout. */
   static async start(directory: string, name: string, info: unknown): Promise<Bucket> {
     const { S3rver } = s3rver();
     const server = new S3rver({
-      address: '127.0.0.1',
-      port: 0,
       silent: true,
       directory,
       vhostBuckets: false,
       configureBuckets: [{ name }],
     });
-    const address = await server.run();
-    const bucket = new Bucket(server, name, address.port);
+    await server.configureBuckets();
+    const bucket = new Bucket(server, name);
     for (const key of BUCKET_LAYOUT) {
       if (!(await bucket.exists(key))) await bucket.put(key, Buffer.alloc(0));
     }
@@ -169,8 +214,16 @@ export class Bucket {
     if (await this.exists(key)) await this.store.deleteObject(this.name, key);
   }
 
-  /** Stops s3rver. */
+  /**
+   * Has s3rver answer a request the gate checked, on the client's response. Resolves once s3rver
+   * has started its answer (a body may still be streaming).
+   */
+  serve(request: BucketRequest, response: ServerResponse): Promise<void> {
+    return this.handler(request as unknown as IncomingMessage, response);
+  }
+
+  /** Releases s3rver's logger; the store needs no closing. */
   async close(): Promise<void> {
-    await this.server.close();
+    this.server.logger.close();
   }
 }

@@ -129,8 +129,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     random: options.random,
   });
   const gate = createS3Gate({
-    bucketName: identity.bucket.bucket_name,
-    upstreamPort: bucket.internalPort,
+    bucket,
     keys: {
       accessKeyId: identity.bucket.access_key_id,
       secretAccessKey: identity.bucket.secret_access_key,

@@ -11,6 +11,7 @@ const STATUS: Record<string, number> = {
   InvalidArgument: 400,
   KeyTooLongError: 400,
   NoSuchKey: 404,
+  NoSuchUpload: 404,
   InvalidRequest: 400,
   InvalidURI: 400,
   BadDigest: 400,
@@ -38,8 +39,18 @@ export class S3GateError extends Error {
   }
 }
 
-function xmlEscape(text: string): string {
-  return text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+/**
+ * Text made safe inside an XML element: markup characters as references, and the control
+ * characters XML 1.0 can't carry at all shown as `\u0000`.
+ */
+export function xmlEscape(text: string): string {
+  return text
+    .replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`)
+    .replace(
+      // eslint-disable-next-line no-control-regex
+      /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
 }
 
 /** Answers an S3 error (no body for HEAD, as S3 does). */

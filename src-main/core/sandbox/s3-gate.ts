@@ -1,23 +1,17 @@
-import {
-  createServer,
-  type IncomingMessage,
-  request as httpRequest,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 
 import { AwsChunkedDecoder, IntegrityCheck, isAwsChunked } from './aws-chunked.js';
-import { isUnsafeKey, isWritableKey, keyTooLong } from './bucket-policy.js';
+import { type Bucket, BucketRequest } from './bucket.js';
+import { keyRefusal, uploadRefusal } from './bucket-policy.js';
+import { type DeleteOutcome, deleteResultXml, parseDeleteRequest } from './delete-objects.js';
 import { S3GateError, sendS3Error } from './s3-errors.js';
 import { isSignatureParam, queryPairs, type SigningKeys, uriEncode, verifySigV4 } from './sigv4.js';
 
-/** Where the gate forwards and what it enforces. */
+/** What the gate guards and what it enforces. */
 export interface GateOptions {
-  bucketName: string;
+  bucket: Bucket;
   keys: SigningKeys;
-  upstreamPort: number;
   /** Wall clock for signature dates (S3 signing uses real time, never the sandbox's test clock). */
   now?: () => number;
 }
@@ -35,15 +29,17 @@ const HOP_HEADERS = new Set([
   'keep-alive',
   'transfer-encoding',
   'x-amz-content-sha256',
+  'x-amz-copy-source',
   'x-amz-decoded-content-length',
   'x-amz-trailer',
 ]);
 
 /**
- * The bucket's public port: a policy gate, not an S3 implementation. It verifies each request's
+ * The bucket's only door: a policy gate, not an S3 implementation. It verifies each request's
  * SigV4 signature against the sandbox's generated keys, applies section 2.6's access table,
- * turns aws-chunked bodies back into plain bytes (checking their checksums), and forwards the
- * request, streaming, to s3rver on its internal port.
+ * turns aws-chunked bodies back into plain bytes (checking their checksums), and hands s3rver,
+ * in this process, a request rebuilt from what it checked, streaming the body. DeleteObjects it
+ * answers itself, from its own reading of the body.
  */
 export function createS3Gate(options: GateOptions): Server {
   return createServer((req, res) => {
@@ -77,93 +73,119 @@ async function handle(
     const verified = verifySigV4(req, rawPath, rawQuery, options.keys, (options.now ?? Date.now)());
     const pairs = queryPairs(rawQuery);
     const params = new Set(pairs.map(([k]) => k));
-    authorize(options, req, bucket, key, params);
+    const copySource = authorize(options, req, bucket, key, pairs);
+
+    const body = requestBody(req, verified.payloadHash);
+    if (req.method === 'POST' && key === '' && params.has('delete')) {
+      const xml = await readAll(body.stream, MAX_DELETE_BODY);
+      await deleteObjects(options.bucket, xml.toString('utf8'), res);
+      return;
+    }
 
     const forwardPairs = pairs.filter(([k]) => !isSignatureParam(k) && !k.startsWith('response-'));
-    const overrides = pairs.filter(([k]) => k.startsWith('response-'));
+    const overrides = Object.fromEntries(
+      pairs.filter(([k]) => k.startsWith('response-')).map(([k, v]) => [k.slice(9), v]),
+    );
     const forwardQuery = forwardPairs.map(([k, v]) =>
       v === '' ? uriEncode(k) : `${uriEncode(k)}=${uriEncode(v)}`,
     );
-    const path = rawPath + (forwardQuery.length > 0 ? `?${forwardQuery.join('&')}` : '');
-
-    const body = requestBody(req, verified.payloadHash);
-    let payload: Readable = body.stream;
-    let length = body.length;
-    if (req.method === 'POST' && key === '' && params.has('delete')) {
-      const buffered = await readAll(payload, MAX_DELETE_BODY);
-      checkDeleteKeys(buffered.toString('utf8'));
-      const pass = new PassThrough();
-      pass.end(buffered);
-      payload = pass;
-      length = buffered.length;
-    }
-    await forward(options, req, res, path, payload, length, overrides);
-  } catch (error) {
-    if (error instanceof S3GateError) {
-      sendS3Error(res, error, resource, head);
+    // s3rver is handed the path and copy source the gate checked, spelled one way only.
+    const path =
+      (bucket === '' ? '/' : `/${uriEncode(bucket)}${key ? `/${encodeKey(key)}` : ''}`) +
+      (forwardQuery.length > 0 ? `?${forwardQuery.join('&')}` : '');
+    const headers = forwardHeaders(req, body.length);
+    if (copySource !== undefined) headers['x-amz-copy-source'] = copySource;
+    const request = new BucketRequest(req.method ?? 'GET', path, headers, req.socket, overrides);
+    // Once the gate has answered an error, s3rver may never read the body it was handed.
+    request.on('error', () => undefined);
+    let refused = false;
+    if (req.method === 'PUT' || req.method === 'POST') {
+      body.stream.on('error', (error) => {
+        // Answer first: s3rver then finds the answer sent and keeps its own 500 to itself.
+        refused = true;
+        answerError(res, error, resource, head);
+        request.destroy(error);
+      });
+      body.stream.pipe(request);
     } else {
-      process.stderr.write(`sandbox s3 gate: ${String((error as Error)?.stack ?? error)}\n`);
-      sendS3Error(
-        res,
-        new S3GateError('ServiceUnavailable', 'The sandbox bucket failed; retry.'),
-        resource,
-        head,
-      );
+      request.end();
+      req.resume();
     }
+    await options.bucket.serve(request, res);
+    if (refused && req.method === 'PUT' && !params.has('uploadId') && copySource === undefined) {
+      // s3rver writes in place, even a body destroyed before it read it: drop what it wrote.
+      await options.bucket.delete(key);
+    }
+  } catch (error) {
+    answerError(res, error, resource, head);
     req.resume();
   }
 }
 
-/** Applies section 2.6: reads anywhere in the organization's bucket, writes only where allowed. */
+function answerError(res: ServerResponse, error: unknown, resource: string, head: boolean): void {
+  if (error instanceof S3GateError) {
+    sendS3Error(res, error, resource, head);
+    return;
+  }
+  process.stderr.write(`sandbox s3 gate: ${String((error as Error)?.stack ?? error)}\n`);
+  sendS3Error(
+    res,
+    new S3GateError('ServiceUnavailable', 'The sandbox bucket failed; retry.'),
+    resource,
+    head,
+  );
+}
+
+/** A key as a URL path, each `/`-separated part encoded. */
+function encodeKey(key: string): string {
+  return key.split('/').map(uriEncode).join('/');
+}
+
+/**
+ * Applies section 2.6: reads anywhere in the organization's bucket, writes only where allowed.
+ * Answers the copy source to forward, spelled the way s3rver reads it (`decodeURI`).
+ */
 function authorize(
   options: GateOptions,
   req: IncomingMessage,
   bucket: string,
   key: string,
-  params: Set<string>,
-): void {
+  pairs: [string, string][],
+): string | undefined {
   const method = req.method ?? 'GET';
   const read = method === 'GET' || method === 'HEAD';
   if (bucket === '') {
-    if (read) return; // ListBuckets shows only this bucket.
+    if (read) return undefined; // ListBuckets shows only this bucket.
     throw new S3GateError('AccessDenied', 'Access Denied');
   }
-  if (bucket !== options.bucketName) {
+  if (bucket !== options.bucket.name) {
     throw new S3GateError(
       'AccessDenied',
-      `Access Denied: these keys only reach bucket '${options.bucketName}'.`,
+      `Access Denied: these keys only reach bucket '${options.bucket.name}'.`,
     );
-  }
-  if (isUnsafeKey(key))
-    throw new S3GateError('InvalidArgument', "Object keys must not contain '.' or '..' segments.");
-  const tooLong = keyTooLong(key);
-  if (tooLong) {
-    // Such an object can't exist: reads find nothing, writes are refused as S3 does.
-    if (read) throw new S3GateError('NoSuchKey', 'The specified key does not exist.');
-    throw new S3GateError('KeyTooLongError', tooLong);
   }
   if (key === '') {
-    if (read) return;
-    if (method === 'POST' && params.has('delete')) return; // keys checked once the body is read
+    if (read) return undefined;
+    if (method === 'POST' && pairs.some(([k]) => k === 'delete')) return undefined; // keys checked once the body is read
     throw new S3GateError('AccessDenied', 'Access Denied: the bucket configuration is read-only.');
   }
-  if (!read && !isWritableKey(key)) {
+  const refusal = keyRefusal(key, read ? 'read' : 'write') ?? uploadRefusal(pairs);
+  if (refusal) throw refusal;
+  const copySource = req.headers['x-amz-copy-source'];
+  if (typeof copySource !== 'string') return undefined;
+  // S3's syntax: `[/]bucket/key[?versionId=…]`, URL-encoded. s3rver keeps no versions.
+  const source = decodeSafe(copySource.split('?')[0]!).replace(/^\//, '');
+  const slash = source.indexOf('/');
+  const sourceKey = source.slice(slash + 1);
+  if (slash < 0 || source.slice(0, slash) !== options.bucket.name) {
     throw new S3GateError(
       'AccessDenied',
-      `Access Denied: '${key}' is read-only; write under delivery/audio/, delivery/ddex/, delivery/mapping/ or delivery/metadata/.`,
+      `Access Denied: copy source '${copySource}' is outside this bucket.`,
     );
   }
-  const copySource = req.headers['x-amz-copy-source'];
-  if (typeof copySource === 'string') {
-    const source = decodeSafe(copySource.split('?')[0]!).replace(/^\//, '');
-    const slash = source.indexOf('/');
-    if (source.slice(0, slash) !== options.bucketName || isUnsafeKey(source.slice(slash + 1))) {
-      throw new S3GateError(
-        'AccessDenied',
-        `Access Denied: copy source '${copySource}' is outside this bucket.`,
-      );
-    }
-  }
+  const sourceRefusal = keyRefusal(sourceKey, 'read');
+  if (sourceRefusal) throw sourceRefusal;
+  return encodeURI(`${options.bucket.name}/${sourceKey}`);
 }
 
 function decodeSafe(text: string): string {
@@ -174,18 +196,36 @@ function decodeSafe(text: string): string {
   }
 }
 
-function checkDeleteKeys(xml: string): void {
-  const keys = [...xml.matchAll(/<Key>([\s\S]*?)<\/Key>/g)].map((m) =>
-    m[1]!
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&quot;/g, '"')
-      .replace(/&apos;/g, "'")
-      .replace(/&amp;/g, '&'),
-  );
-  const denied = keys.filter((key) => !isWritableKey(key) || isUnsafeKey(key));
-  if (denied.length > 0)
-    throw new S3GateError('AccessDenied', `Access Denied: cannot delete ${denied.join(', ')}.`);
+/**
+ * DeleteObjects, answered here rather than by s3rver: the gate reads the body once, checks each
+ * key with the rule every other door uses, and deletes exactly the keys it let through.
+ */
+async function deleteObjects(bucket: Bucket, xml: string, res: ServerResponse): Promise<void> {
+  const request = parseDeleteRequest(xml);
+  const outcomes: DeleteOutcome[] = [];
+  for (const { key, versionId } of request.objects) {
+    const refusal = keyRefusal(key, 'write');
+    if (refusal) {
+      outcomes.push({ key, deleted: false, code: refusal.code, message: refusal.message });
+    } else if (versionId !== undefined && versionId !== 'null') {
+      // The sandbox bucket keeps no versions; only the "null" version exists.
+      outcomes.push({
+        key,
+        deleted: false,
+        code: 'NoSuchVersion',
+        message: 'The specified version does not exist.',
+      });
+    } else {
+      await bucket.delete(key);
+      outcomes.push({ key, deleted: true });
+    }
+  }
+  const body = deleteResultXml(outcomes, request.quiet);
+  res.writeHead(200, {
+    'content-type': 'application/xml',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
 }
 
 /** The request's object bytes: decoded from aws-chunked when needed, checked against its checksums. */
@@ -286,55 +326,9 @@ function forwardHeaders(
     .filter((s) => s && s.toLowerCase() !== 'aws-chunked');
   if (encoding.length > 0) headers['content-encoding'] = encoding.join(', ');
   const hasBody = req.method === 'PUT' || req.method === 'POST';
-  if (length !== undefined) headers['content-length'] = String(length);
+  if (hasBody && length !== undefined) headers['content-length'] = String(length);
   else if (hasBody) headers['transfer-encoding'] = 'chunked';
+  // An IP address: s3rver reads a bucket name out of any other host (virtual-hosted style).
+  headers.host = '127.0.0.1';
   return headers;
-}
-
-async function forward(
-  options: GateOptions,
-  req: IncomingMessage,
-  res: ServerResponse,
-  path: string,
-  body: Readable,
-  length: number | undefined,
-  overrides: [string, string][],
-): Promise<void> {
-  const hasBody = req.method === 'PUT' || req.method === 'POST';
-  await new Promise<void>((resolve, reject) => {
-    const upstream = httpRequest(
-      {
-        host: '127.0.0.1',
-        port: options.upstreamPort,
-        method: req.method,
-        path,
-        headers: {
-          ...forwardHeaders(req, hasBody ? length : undefined),
-          host: `127.0.0.1:${options.upstreamPort}`,
-        },
-      },
-      (answer) => {
-        const headers = { ...answer.headers };
-        for (const [name, value] of overrides) headers[name.slice('response-'.length)] = value;
-        delete headers.connection;
-        delete headers['keep-alive'];
-        res.writeHead(answer.statusCode ?? 502, headers);
-        pipeline(answer, res).then(resolve, (error: unknown) => {
-          res.destroy();
-          resolve(void error);
-        });
-      },
-    );
-    upstream.on('error', (error) => reject(error));
-    if (!hasBody) {
-      upstream.end();
-      req.resume();
-      return;
-    }
-    body.on('error', (error) => {
-      upstream.destroy();
-      reject(error);
-    });
-    body.pipe(upstream);
-  });
 }
