@@ -157,7 +157,9 @@ export class ProfileStore {
       const index = file.profiles.findIndex((p) => entryName(p) === profile.name);
       const before = index >= 0 ? checkEntry(file.profiles[index]) : null;
       const previous = before && 'profile' in before ? before.profile : null;
-      for (const name of SECRET_NAMES) {
+      // The Sandbox profile's secrets come from the running sandbox, never the keychain.
+      const keychainUnused = profile.sandbox && (!previous || previous.sandbox);
+      for (const name of keychainUnused ? [] : SECRET_NAMES) {
         const binding = secretBinding(profile, name);
         const value = secrets[name];
         if (value !== undefined && value !== '') {
@@ -165,7 +167,8 @@ export class ProfileStore {
           await this.secrets.set(profile.name, name, wrapSecret(value, binding));
           continue;
         }
-        const stored = await this.#stored(profile.name, name);
+        // Unreadable (a locked keychain): `secret()` still refuses it for another address.
+        const stored = await this.#stored(profile.name, name).catch(() => null);
         if (!stored || stored.for === binding) continue;
         const unboundButSame =
           stored.for === undefined && previous && secretBinding(previous, name) === binding;
