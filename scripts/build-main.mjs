@@ -2,7 +2,7 @@
 // sandboxed preload requires). Native modules and electron itself stay outside the bundle.
 import { build } from 'esbuild';
 
-import { esbuildSharedTagMappers } from './shared-tag-mappers.mjs';
+import { esbuildMusicMetadataPatches } from './music-metadata-patches.mjs';
 
 const common = {
   bundle: true,
@@ -11,7 +11,7 @@ const common = {
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
-  plugins: [esbuildSharedTagMappers],
+  plugins: [esbuildMusicMetadataPatches],
   external: ['electron', '@napi-rs/keyring'],
 };
 

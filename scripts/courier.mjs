@@ -29,7 +29,7 @@ function stamp() {
   walk(join(root, 'src-main'));
   add(join(root, 'package-lock.json'));
   add(fileURLToPath(import.meta.url));
-  add(join(root, 'scripts', 'shared-tag-mappers.mjs'));
+  add(join(root, 'scripts', 'music-metadata-patches.mjs'));
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -44,7 +44,7 @@ export async function courierEntry() {
     // Not built yet for these sources.
   }
   const { build } = await import('esbuild');
-  const { esbuildSharedTagMappers } = await import('./shared-tag-mappers.mjs');
+  const { esbuildMusicMetadataPatches } = await import('./music-metadata-patches.mjs');
   const temp = join(cache, `tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   const common = {
     bundle: true,
@@ -53,7 +53,7 @@ export async function courierEntry() {
     target: 'node20',
     sourcemap: true,
     logLevel: 'warning',
-    plugins: [esbuildSharedTagMappers],
+    plugins: [esbuildMusicMetadataPatches],
     // Native, and resolved at run time from node_modules (s3rver by the embedded sandbox).
     external: ['@napi-rs/keyring', '@20minutes/s3rver'],
     // CommonJS dependencies call require(); give the ESM bundle one.
