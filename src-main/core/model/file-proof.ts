@@ -47,13 +47,15 @@ export async function contentProof(size: number, read: ReadRange): Promise<strin
 /** What a proof reads of a browser `Blob` (a dropped or picked `File`). */
 export interface ProvableBlob {
   readonly size: number;
+  arrayBuffer(): Promise<ArrayBuffer>;
   slice(start: number, end: number): { arrayBuffer(): Promise<ArrayBuffer> };
 }
 
 /** The proof of a browser `Blob` (a dropped or picked `File`). */
 export function blobProof(blob: ProvableBlob): Promise<string> {
-  return contentProof(
-    blob.size,
-    async (start, end) => new Uint8Array(await blob.slice(start, end).arrayBuffer()),
-  );
+  return contentProof(blob.size, async (start, end) => {
+    // Chromium reads a whole small file about twice as fast as a slice of it.
+    const part = start === 0 && end === blob.size ? blob : blob.slice(start, end);
+    return new Uint8Array(await part.arrayBuffer());
+  });
 }
