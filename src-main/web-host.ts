@@ -32,7 +32,10 @@ const DOWNLOAD_PATH = '/download/';
 
 export interface WebHostOptions {
   port?: number;
-  /** Folders whose files a browser may pick and main may then read (see PickedFileFinder). */
+  /**
+   * Folders whose files a browser may pick and main may then read, once it has checked their
+   * content against the page's proof (see PickedFileFinder and `core/files/grant-picked.ts`).
+   */
   roots?: string[];
   rendererDir?: string;
   services?: CoreServices;

@@ -141,8 +141,11 @@ const router = createRouter(
   {
     kind: 'electron',
     // Only a path the preload read from a real dropped or picked File; core then checks the
-    // file on disk against the size and mtime the renderer saw.
-    locate: async (ref) => droppedFilePath(ref),
+    // file on disk against the size, mtime and content proof of the File the renderer holds.
+    locate: async (ref) => {
+      const path = droppedFilePath(ref);
+      return path ? [path] : [];
+    },
     // Each delivery's events drive the dock/taskbar bar, the keep-awake blocker and the end
     // notification; its stop (uploader `stop()`, then the run awaited) lets a quit pause it.
     transfers,

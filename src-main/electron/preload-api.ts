@@ -4,7 +4,7 @@ import {
   type CourierApi,
   type EventName,
   eventNames,
-  fileRefOf,
+  grantPickedFiles,
   type OperationName,
   operations,
 } from '../ipc/contract.js';
@@ -22,13 +22,17 @@ export function createPreloadApi(
   for (const [name, op] of Object.entries(operations) as [OperationName, { channel: string }][]) {
     api[name] = (request: unknown) => ipc.invoke(op.channel, request);
   }
-  // Only a real File the user dropped or picked has a path: the renderer can't forge one.
+  // Only a real File the user dropped or picked has a path: the renderer can't forge one. Its
+  // content proof is read here too, so main can check the path's content is the File's.
   api.grantFiles = (files: Parameters<CourierApi['grantFiles']>[0]) =>
-    ipc.invoke(operations.grantFiles.channel, {
-      files: files.map((picked) =>
-        fileRefOf(picked, webUtils.getPathForFile(picked.file as File) || undefined),
-      ),
-    });
+    grantPickedFiles(
+      files,
+      (request) =>
+        ipc.invoke(operations.grantFiles.channel, request) as Promise<
+          Awaited<ReturnType<CourierApi['grantFiles']>>
+        >,
+      (file) => webUtils.getPathForFile(file as File) || undefined,
+    );
   api.on = (event: EventName, listener: (payload: unknown) => void) => {
     if (!eventNames.includes(event)) throw new Error(`Unknown event: ${String(event)}`);
     const forward = (_event: IpcRendererEvent, payload: unknown) => listener(payload);

@@ -13,6 +13,7 @@ import {
   type LibrarySession,
   LibrarySessionSchema,
 } from '../core/library/session-schema.js';
+import { blobProof, PROOF_PATTERN, type ProvableBlob } from '../core/model/file-proof.js';
 import { mappingFields } from '../core/model/filename-mapping.js';
 import type { FileReadResult } from '../core/model/read-result.js';
 import type { Settings } from '../core/settings/settings.js';
@@ -27,9 +28,8 @@ export interface ErrorInfo {
 export type Envelope<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo };
 
 /** The part of a DOM `File` the contract needs; a browser `File` satisfies it. */
-export interface FileLike {
+export interface FileLike extends ProvableBlob {
   readonly name: string;
-  readonly size: number;
   readonly lastModified: number;
 }
 
@@ -50,6 +50,8 @@ const FileRefSchema = v.strictObject({
   lastModified: count,
   /** Set by the Electron preload from `webUtils.getPathForFile`; absent in a browser. */
   path: v.optional(v.pipe(text(4096), v.minLength(1))),
+  /** The content proof of the `File` (`core/model/file-proof.ts`): main checks it on disk. */
+  proof: v.pipe(v.string(), v.regex(PROOF_PATTERN)),
 });
 
 /** A file the user dropped or picked, as it travels to main. */
@@ -584,16 +586,53 @@ export type CourierApi = {
   on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
 };
 
-/** The wire form of a dropped file; `path` only where the host can know it (Electron). */
-export function fileRefOf({ file, relativePath }: PickedFile, path?: string): FileRef {
-  const ref: FileRef = {
-    name: file.name,
-    relativePath: relativePath || file.name,
-    size: file.size,
-    lastModified: Math.trunc(file.lastModified),
+/** Files whose content proofs are computed at once (each reads up to 128 KiB). */
+const PROOFS_AT_ONCE = 8;
+
+/**
+ * Hands dropped or picked files to main (`files:grant`) the one way both doors share: each with
+ * its content proof, computed a few files at a time; `pathOf` gives a file's path where the
+ * door can know it (the Electron preload). A file the page can no longer read (moved or
+ * deleted since the drop) is refused here, with the reason, and never sent.
+ */
+export async function grantPickedFiles(
+  files: readonly PickedFile[],
+  invoke: (request: RequestOf<'grantFiles'>) => Promise<Envelope<GrantResult>>,
+  pathOf: (file: FileLike) => string | undefined = () => undefined,
+): Promise<Envelope<GrantResult>> {
+  const refs: Array<FileRef | undefined> = new Array(files.length);
+  const unreadable: GrantResult['refused'] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const index = next++;
+      const { file, relativePath } = files[index]!;
+      const name = relativePath || file.name;
+      try {
+        const ref: FileRef = {
+          name: file.name,
+          relativePath: name,
+          size: file.size,
+          lastModified: Math.trunc(file.lastModified),
+          proof: await blobProof(file),
+        };
+        const path = pathOf(file);
+        if (path) ref.path = path;
+        refs[index] = ref;
+      } catch (error) {
+        unreadable.push({
+          relativePath: name,
+          reason: `the page could not read it (${error instanceof Error ? error.message : String(error)})`,
+        });
+      }
+    }
   };
-  if (path) ref.path = path;
-  return ref;
+  await Promise.all(Array.from({ length: Math.min(PROOFS_AT_ONCE, files.length) }, worker));
+  const sent = refs.filter((ref): ref is FileRef => ref !== undefined);
+  if (sent.length === 0) return ok({ granted: [], refused: unreadable });
+  const result = await invoke({ files: sent });
+  if (!result.ok || unreadable.length === 0) return result;
+  return ok({ ...result.value, refused: [...result.value.refused, ...unreadable] });
 }
 
 const channelToOperation = new Map<string, OperationName>(

@@ -4,6 +4,7 @@
  */
 import { app } from '../core/app-info.js';
 import { CourierError } from '../core/errors.js';
+import { grantPicked, MissBudget } from '../core/files/grant-picked.js';
 import { loadLibrarySession, saveLibrarySession } from '../core/library/library-session.js';
 import { redactor } from '../core/log.js';
 import type { CoreServices } from '../core/services.js';
@@ -29,8 +30,11 @@ import { profileHandlers } from './profile-handlers.js';
 /** What differs between the doors: who they are and how they find a dropped file on disk. */
 export interface HostAdapter {
   kind: 'electron' | 'web';
-  /** The absolute path of a file the user dropped or picked, or null when it can't be found. */
-  locate(ref: FileRef): Promise<string | null>;
+  /**
+   * Where a file the user dropped or picked may be on disk, best first (none when the door
+   * can't tell); core grants one only if its content matches the page's proof.
+   */
+  locate(ref: FileRef): Promise<readonly string[]>;
   /** Electron: the OS signals of running deliveries (progress bar, keep-awake, quit pause). */
   transfers?: TransferHooks;
   /** Electron: asks the user where to save a download (the save dialog); null when canceled. */
@@ -62,32 +66,20 @@ export interface Router {
 export function createRouter(host: HostAdapter, services: CoreServices): Router {
   const listeners = new Set<Listener>();
   const bucket = bucketHandlers(services, host, emitToAll);
+  const misses = new MissBudget();
 
   const handlers: Handlers = {
     async appInfo() {
       return { ...app, host: host.kind, platform: process.platform, dataDir: services.dataDir };
     },
     async grantFiles({ files }) {
-      const result: ResultOf<'grantFiles'> = { granted: [], refused: [] };
-      for (const ref of files) {
-        const path = await host.locate(ref);
-        if (!path) {
-          result.refused.push({ relativePath: ref.relativePath, reason: 'not found on disk' });
-          continue;
-        }
-        try {
-          const granted = await services.grants.grant(path, ref);
-          result.granted.push({
-            id: granted.id,
-            name: ref.name,
-            relativePath: ref.relativePath,
-            size: granted.size,
-          });
-        } catch (error) {
-          result.refused.push({ relativePath: ref.relativePath, reason: messageOf(error) });
-        }
-      }
-      return result;
+      return grantPicked(
+        files,
+        (_claim, index) => host.locate(files[index]!),
+        services.grants,
+        misses,
+        services.log,
+      );
     },
     ...profileHandlers(services),
     ...deliveryHandlers(services, emitToAll, host.transfers),

@@ -9,7 +9,8 @@ import {
   type EventName,
   type EventPayloads,
   fail,
-  fileRefOf,
+  grantPickedFiles,
+  type GrantResult,
   type OperationName,
   operations,
 } from '../../src-main/ipc/contract.js';
@@ -97,7 +98,10 @@ function createWebSocketApi(token: string): CourierApi {
     api[name] = (request: unknown) => invoke(op.channel, request);
   }
   api.grantFiles = (files: Parameters<CourierApi['grantFiles']>[0]) =>
-    invoke(operations.grantFiles.channel, { files: files.map((picked) => fileRefOf(picked)) });
+    grantPickedFiles(
+      files,
+      (request) => invoke(operations.grantFiles.channel, request) as Promise<Envelope<GrantResult>>,
+    );
   api.on = <E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void) => {
     const set = listeners.get(event) ?? new Set<AnyListener>();
     listeners.set(event, set);

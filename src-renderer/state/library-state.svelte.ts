@@ -17,7 +17,9 @@ import type { DraftTrack, Finding, ValueSource } from '../../src-main/core/model
 import { validateDelivery } from '../../src-main/core/model/validate.js';
 import type {
   CourierApi,
+  Envelope,
   EventPayloads,
+  GrantResult,
   PickedFile,
   TrackStandingView,
 } from '../../src-main/ipc/contract.js';
@@ -173,11 +175,18 @@ export class LibraryState {
       }
       this.#ignore(skipped);
       // Path order, and granted in chunks: the first rows show (and their tags are read)
-      // while main is still checking the rest of a big drop.
+      // while main is still checking the rest of a big drop. The next chunk is sent before
+      // this one's answer is handled, so the page reads its content proofs while main checks.
       const collator = new Intl.Collator(undefined, { numeric: true });
       audio.sort((a, b) => collator.compare(a.relativePath, b.relativePath));
-      for (let i = 0; i < audio.length; i += grantChunk) {
-        if (!(await this.#grantAndRead(audio.slice(i, i + grantChunk)))) return;
+      const chunks: PickedFile[][] = [];
+      for (let i = 0; i < audio.length; i += grantChunk)
+        chunks.push(audio.slice(i, i + grantChunk));
+      let answer = chunks.length > 0 ? this.api.grantFiles(chunks[0]!) : undefined;
+      for (let i = 0; answer; i++) {
+        const current = answer;
+        answer = i + 1 < chunks.length ? this.api.grantFiles(chunks[i + 1]!) : undefined;
+        if (!this.#addGranted(chunks[i]!, await current)) return;
       }
     } finally {
       this.busy = false;
@@ -207,9 +216,8 @@ export class LibraryState {
     }
   }
 
-  /** Grants one chunk of audio files and starts reading the new ones; false on failure. */
-  async #grantAndRead(audio: PickedFile[]): Promise<boolean> {
-    const result = await this.api.grantFiles(audio);
+  /** Adds one granted chunk of audio files and starts reading the new ones; false on failure. */
+  #addGranted(audio: PickedFile[], result: Envelope<GrantResult>): boolean {
     if (!result.ok) {
       this.error = result.error.message;
       return false;

@@ -1,12 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 
 import { withProfileBucket } from '../../src-main/core/bucket/profile-bucket.js';
+import { blobProof } from '../../src-main/core/model/file-proof.js';
 import { MemorySecretStore } from '../../src-main/core/secrets/secret-store.js';
 import { type CoreServices, createServices } from '../../src-main/core/services.js';
 import type { Envelope } from '../../src-main/ipc/contract.js';
@@ -213,5 +214,168 @@ describe('the browser host’s downloads', () => {
     const response = await fetch(origin + offered.value.url);
     expect(response.status).toBe(404);
     expect(await response.text()).toMatch(/gone\.csv is not in the bucket/);
+  });
+});
+
+describe('the browser host’s file grants', () => {
+  let base: string;
+  let root: string;
+  let services: CoreServices;
+  let host: WebHost;
+  let socket: WebSocket;
+  let nextId = 1;
+  const mtime = new Date('2024-03-01T12:00:00.123Z');
+  /** A master over 128 KiB, so the proof reads its two ends only. */
+  const master = Buffer.alloc(300_000, 7);
+  const hidden = Buffer.from('aws_secret_access_key = wJalrXUtnFEMI/K7MDENG\n');
+
+  const call = <T>(channel: string, request: unknown) =>
+    new Promise<Envelope<T>>((resolve) => {
+      const id = nextId++;
+      const onMessage = (data: unknown) => {
+        const message = JSON.parse(String(data)) as { id?: number; result?: Envelope<T> };
+        if (message.id !== id) return;
+        socket.off('message', onMessage);
+        resolve(message.result!);
+      };
+      socket.on('message', onMessage);
+      socket.send(JSON.stringify({ id, channel, request }));
+    });
+  type Grants = Envelope<{
+    granted: Array<{ id: string; relativePath: string }>;
+    refused: Array<{ relativePath: string; reason: string }>;
+  }>;
+  const grant = (files: unknown[]) => call('files:grant', { files }) as Promise<Grants>;
+
+  /** What a page that only guesses sends: a path, a size and a date, and some proof. */
+  const guess = (relativePath: string, size: number, lastModified: number, proof: string) => ({
+    name: relativePath.split('/').pop()!,
+    relativePath,
+    size,
+    lastModified,
+    proof,
+  });
+  const realProof = (bytes: Buffer) => blobProof(new Blob([new Uint8Array(bytes)]));
+
+  beforeAll(async () => {
+    base = await mkdtemp(join(tmpdir(), 'courier-web-grants-'));
+    root = join(base, 'music');
+    await mkdir(join(root, 'Label', 'Album'), { recursive: true });
+    await mkdir(join(root, '.aws'), { recursive: true });
+    await writeFile(join(root, 'Label', 'Album', '01.flac'), master);
+    await writeFile(join(root, '.aws', 'credentials'), hidden);
+    await writeFile(join(root, '.env'), hidden);
+    for (const file of ['Label/Album/01.flac', '.aws/credentials', '.env']) {
+      await utimes(join(root, file), mtime, mtime);
+    }
+  });
+
+  // Each test gets its own host: the minute's count of misses starts at zero.
+  beforeEach(async () => {
+    services = createServices(
+      { COURIER_HOME: join(base, 'home') },
+      { secrets: new MemorySecretStore() },
+    );
+    host = await startWebHost({ port: 0, roots: [root], services });
+    const url = new URL(host.url);
+    const token = new URLSearchParams(url.hash.slice(1)).get('token')!;
+    socket = new WebSocket(`ws://127.0.0.1:${host.port}/ipc?token=${token}`, {
+      headers: { Origin: url.origin },
+    });
+    await new Promise((resolve) => socket.once('open', resolve));
+  });
+
+  afterEach(async () => {
+    socket.close();
+    await host.close();
+  });
+
+  afterAll(() => rm(base, { recursive: true, force: true }));
+
+  it('grants a file picked in the page: its content proves it', async () => {
+    const result = await grant([
+      guess('Album/01.flac', master.length, mtime.getTime(), await realProof(master)),
+    ]);
+    expect(result).toMatchObject({
+      ok: true,
+      value: { granted: [{ relativePath: 'Album/01.flac' }], refused: [] },
+    });
+  });
+
+  it('refuses the right path, size and date with a proof of other content', async () => {
+    const other = Buffer.from(master);
+    other[0] = 8;
+    const result = await grant([
+      guess('Album/01.flac', master.length, mtime.getTime(), await realProof(other)),
+    ]);
+    expect(result).toMatchObject({
+      ok: true,
+      value: {
+        granted: [],
+        refused: [{ relativePath: 'Album/01.flac', reason: expect.stringMatching(/content/) }],
+      },
+    });
+  });
+
+  it('refuses a file without a proof before looking for it', async () => {
+    const unproved: Partial<ReturnType<typeof guess>> = guess(
+      'Album/01.flac',
+      master.length,
+      mtime.getTime(),
+      '',
+    );
+    delete unproved.proof;
+    expect(await grant([unproved])).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request', message: expect.stringMatching(/proof/) },
+    });
+  });
+
+  it('gives no grant to a page guessing paths, sizes and dates by the thousand', async () => {
+    // The attack of #17: one message, every millisecond of ten seconds around the real date,
+    // with the sizes a page may try; the proof is what such a page can't have.
+    const start = Date.now();
+    const guesses = [];
+    for (let ms = -5_000; ms < 5_000; ms++) {
+      const proof = ms % 2 === 0 ? '0'.repeat(64) : await realProof(Buffer.from(String(ms)));
+      guesses.push(guess('Album/01.flac', master.length, mtime.getTime() + ms, proof));
+    }
+    const result = await grant(guesses);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.value.granted).toEqual([]);
+    expect(result.value.refused).toHaveLength(guesses.length);
+    // The host gave up after a few misses, and said why.
+    const guarded = result.value.refused.filter((r) => /guard against guessing/.test(r.reason));
+    expect(guarded.length).toBeGreaterThan(guesses.length - 100);
+    expect(Date.now() - start).toBeLessThan(20_000);
+
+    // Other messages get no further: past a few hundred misses a minute, none is looked for.
+    let reasons: string[] = [];
+    for (let message = 0; message < 5; message++) {
+      const next = await grant(guesses.slice(0, 60));
+      expect(next).toMatchObject({ ok: true, value: { granted: [] } });
+      reasons = (next as { value: { refused: Array<{ reason: string }> } }).value.refused.map(
+        (r) => r.reason,
+      );
+    }
+    expect(reasons).toEqual(
+      Array(60).fill(expect.stringMatching(/in the last minute .*again in a minute/)),
+    );
+    // And the host's log says so, for whoever looks after the machine.
+    await services.log.log('info', 'test: flushed');
+    const log = await readFile(join(base, 'home', 'logs', 'courier.log'), 'utf8');
+    expect(log).toMatch(/"level":"warn".*stopped looking for files after too many misses/);
+  });
+
+  it('never finds a hidden file, even for a page that knows its size, date and content', async () => {
+    const proof = await realProof(hidden);
+    const result = await grant([
+      guess('.aws/credentials', hidden.length, mtime.getTime(), proof),
+      guess('.env', hidden.length, mtime.getTime(), proof),
+      guess('music/.env', hidden.length, mtime.getTime(), proof),
+    ]);
+    expect(result).toMatchObject({ ok: true, value: { granted: [] } });
+    expect((result as { value: { refused: unknown[] } }).value.refused).toHaveLength(3);
   });
 });

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 
 import { CourierError } from '../errors.js';
+import { contentProof } from '../model/file-proof.js';
 
 /** A local file the user handed to Courier (dropped, picked or named on the command line). */
 export interface GrantedPath {
@@ -16,6 +17,8 @@ export interface GrantedPath {
 export interface FileClaim {
   size: number;
   lastModified: number;
+  /** The content proof (`core/model/file-proof.ts`) of the `File` the renderer holds. */
+  proof?: string;
 }
 
 /**
@@ -25,13 +28,23 @@ export interface FileClaim {
 export class FileGrants {
   readonly #byId = new Map<string, GrantedPath>();
 
-  /** Grants a file after checking it exists, is a regular file and matches the claim. */
+  /**
+   * Grants a file after checking it exists, is a regular file and matches the claim: size and
+   * modification time, and the content proof when the claim carries one (the renderer's claims
+   * always do; main's own paths, from the OS or a saved session, need none).
+   */
   async grant(path: string, claim?: FileClaim): Promise<GrantedPath> {
     if (!isAbsolute(path)) throw new CourierError('not_granted', `Not an absolute path: ${path}`);
     const info = await stat(path).catch(() => null);
     if (!info?.isFile()) throw new CourierError('not_found', `No such file: ${path}`);
     if (claim && !sameFile(info, claim)) {
       throw new CourierError('changed', `The file changed since it was picked: ${path}`);
+    }
+    if (claim?.proof !== undefined && (await pathProof(path, info.size)) !== claim.proof) {
+      throw new CourierError(
+        'proof_mismatch',
+        `The content of ${path} is not the content of the file picked in the page.`,
+      );
     }
     const granted: GrantedPath = { id: fileId(path), path, size: info.size, mtimeMs: info.mtimeMs };
     this.#byId.set(granted.id, granted);
@@ -58,4 +71,31 @@ export function fileId(path: string): string {
 /** Whether a file on disk is the one the renderer describes (size, and mtime to the ms). */
 export function sameFile(info: { size: number; mtimeMs: number }, claim: FileClaim): boolean {
   return info.size === claim.size && Math.abs(Math.trunc(info.mtimeMs) - claim.lastModified) <= 1;
+}
+
+/** The content proof of a file on disk (`core/model/file-proof.ts`); null when unreadable. */
+export async function pathProof(path: string, size: number): Promise<string | null> {
+  const handle = await open(path, 'r').catch(() => null);
+  if (!handle) return null;
+  try {
+    return await contentProof(size, async (start, end) => {
+      const buffer = Buffer.alloc(end - start);
+      let filled = 0;
+      while (filled < buffer.length) {
+        const { bytesRead } = await handle.read(
+          buffer,
+          filled,
+          buffer.length - filled,
+          start + filled,
+        );
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return buffer.subarray(0, filled);
+    });
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
+  }
 }

@@ -1,5 +1,5 @@
-import { readdir, stat } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
 
 import { type FileClaim, sameFile } from './file-grants.js';
 
@@ -10,11 +10,15 @@ const MAX_FOLDERS_VISITED = 20_000;
 /**
  * A browser does not reveal where a picked or dropped file lives, only its path relative to the
  * picked folder (`Album/01.flac`). The browser host finds it again under the folders it was told
- * it may serve (`--root`), and only accepts a file whose size and mtime match what the browser
- * saw. Electron never needs this: its preload knows each file's real path.
+ * it may serve (`--root`): the candidates are the files at that relative path, directly under a
+ * root or under a folder of the picked folder's name, whose size and mtime match what the browser
+ * saw; `FileGrants` then checks each one's content proof. Hidden files (any segment starting with
+ * '.') are never candidates, nor is a file whose real path, links resolved, leaves the roots or
+ * enters a hidden folder. Electron never needs this: its preload knows each file's real path.
  */
 export class PickedFileFinder {
   readonly #roots: string[];
+  #realRoots: Promise<string[]> | undefined;
   /** Where a picked top-level folder name was found last time. */
   readonly #folders = new Map<string, string[]>();
 
@@ -22,21 +26,30 @@ export class PickedFileFinder {
     this.#roots = roots;
   }
 
-  /** The absolute path of the file the browser describes, or null when none matches. */
-  async find(relativePath: string, claim: FileClaim): Promise<string | null> {
-    const segments = relativePath.split('/');
-    if (segments.some((s) => s === '' || s === '.' || s === '..' || s.includes(sep))) return null;
-    for (const root of this.#roots) {
-      const direct = join(root, ...segments);
-      if (await matches(direct, claim)) return direct;
+  /** The files on disk the browser may be describing, best first; empty when none matches. */
+  async find(relativePath: string, claim: FileClaim): Promise<string[]> {
+    const segments = pickedSegments(relativePath);
+    if (!segments) return [];
+    const candidates = this.#roots.map((root) => join(root, ...segments));
+    if (segments.length >= 2) {
+      const [top, ...rest] = segments as [string, ...string[]];
+      for (const folder of await this.#foldersNamed(top)) candidates.push(join(folder, ...rest));
     }
-    if (segments.length < 2) return null;
-    const [top, ...rest] = segments as [string, ...string[]];
-    for (const folder of await this.#foldersNamed(top)) {
-      const candidate = join(folder, ...rest);
-      if (await matches(candidate, claim)) return candidate;
+    const found: string[] = [];
+    for (const candidate of new Set(candidates)) {
+      if ((await matches(candidate, claim)) && (await this.#staysInside(candidate))) {
+        found.push(candidate);
+      }
     }
-    return null;
+    return found;
+  }
+
+  /** Whether a file's real path is inside a root, with no hidden folder on the way. */
+  async #staysInside(path: string): Promise<boolean> {
+    const real = await realpath(path).catch(() => null);
+    if (!real) return false;
+    this.#realRoots ??= Promise.all(this.#roots.map((root) => realpath(root).catch(() => root)));
+    return (await this.#realRoots).some((root) => isVisibleBelow(root, real));
   }
 
   async #foldersNamed(name: string): Promise<string[]> {
@@ -65,6 +78,24 @@ export class PickedFileFinder {
     if (found.length > 0) this.#folders.set(name, found);
     return found;
   }
+}
+
+/**
+ * The segments of a relative path a page may ask for, or null: no empty, `.` or `..` segment,
+ * no separator of the OS inside one, and nothing hidden (a segment starting with '.').
+ */
+export function pickedSegments(relativePath: string): string[] | null {
+  const segments = relativePath.split('/');
+  const refused = (s: string) =>
+    s === '' || s.startsWith('.') || s.includes(sep) || s.includes('\0');
+  return segments.some(refused) ? null : segments;
+}
+
+/** Whether `path` lies below `root` with no segment on the way starting with '.'. */
+export function isVisibleBelow(root: string, path: string): boolean {
+  const rest = relative(root, path);
+  if (rest === '' || isAbsolute(rest)) return false;
+  return rest.split(sep).every((s) => s !== '' && !s.startsWith('.'));
 }
 
 async function matches(path: string, claim: FileClaim): Promise<boolean> {

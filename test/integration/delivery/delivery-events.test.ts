@@ -102,7 +102,7 @@ describe.skipIf(missing.length > 0)('delivery operations and events', () => {
     root = join(home, 'masters');
     services = createServices({ COURIER_HOME: home }, { secrets: new MemorySecretStore() });
     router = createRouter(
-      { kind: 'web', locate: async (ref) => join(root, ref.relativePath) },
+      { kind: 'web', locate: async (ref) => [join(root, ref.relativePath)] },
       services,
     );
     router.subscribe((event, payload) => {

@@ -142,7 +142,7 @@ describe.skipIf(missing.length > 0)('the masters check', () => {
       { secrets: new MemorySecretStore() },
     );
     const router = createRouter(
-      { kind: 'web', locate: async (ref) => join(root, ref.relativePath) },
+      { kind: 'web', locate: async (ref) => [join(root, ref.relativePath)] },
       services,
     );
     const call = async <T>(channel: string, request: unknown): Promise<T> => {

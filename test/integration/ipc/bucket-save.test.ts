@@ -38,7 +38,7 @@ describe('saving bucket objects to a file the user chose (streamed, atomic)', ()
     router = createRouter(
       {
         kind: 'electron',
-        locate: async () => null,
+        locate: async () => [],
         chooseSavePath: async (fileName) => {
           dialogAsked.push(fileName);
           return dialogAnswer;

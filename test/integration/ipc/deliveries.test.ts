@@ -64,7 +64,7 @@ describe.skipIf(missing.length > 0)('delivery, bucket and settings operations', 
       await makeAudio('mp3', join(root, 'Album', name));
     services = createServices({ COURIER_HOME: home }, { secrets: new MemorySecretStore() });
     router = createRouter(
-      { kind: 'web', locate: async (ref) => join(root, ref.relativePath) },
+      { kind: 'web', locate: async (ref) => [join(root, ref.relativePath)] },
       services,
     );
     router.subscribe((event, payload) => {

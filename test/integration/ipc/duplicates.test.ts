@@ -49,7 +49,7 @@ describe.skipIf(missing.length > 0)('files:duplicates', () => {
     await makeAudio('flac', join(root, 'A/02 Other.flac'), { seconds: 2 });
     services = createServices({ COURIER_HOME: home }, { secrets: new MemorySecretStore() });
     router = createRouter(
-      { kind: 'web', locate: async (ref) => join(root, ref.relativePath) },
+      { kind: 'web', locate: async (ref) => [join(root, ref.relativePath)] },
       services,
     );
     router.subscribe((event, payload) => {

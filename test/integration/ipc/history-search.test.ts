@@ -39,7 +39,7 @@ describe('history search and catalog ledger operations over the contract', () =>
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), 'courier-ipc-history-'));
     services = createServices({ COURIER_HOME: home }, { secrets: new MemorySecretStore() });
-    router = createRouter({ kind: 'web', locate: async () => null }, services);
+    router = createRouter({ kind: 'web', locate: async () => [] }, services);
     await services.profiles.save({
       name: 'Label',
       environment: 'development',

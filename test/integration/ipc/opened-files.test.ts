@@ -25,7 +25,7 @@ describe.skipIf(missing.length > 0)('files the OS hands the app, and the app fol
   let opened: EventPayloads['library:open-paths'];
 
   const routerFor = (host: Partial<HostAdapter>) =>
-    createRouter({ kind: 'electron', locate: async () => null, ...host }, services);
+    createRouter({ kind: 'electron', locate: async () => [], ...host }, services);
 
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), 'courier-opened-'));

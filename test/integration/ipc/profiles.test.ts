@@ -19,7 +19,7 @@ describe('profile operations over the contract', () => {
     home = await mkdtemp(join(tmpdir(), 'courier-ipc-profiles-'));
     remote = await startTestSandbox();
     services = createServices({ COURIER_HOME: home }, { secrets: new MemorySecretStore() });
-    router = createRouter({ kind: 'web', locate: async () => null }, services);
+    router = createRouter({ kind: 'web', locate: async () => [] }, services);
   });
 
   afterAll(async () => {

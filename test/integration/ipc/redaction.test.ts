@@ -57,7 +57,7 @@ describe.skipIf(missing.length > 0)('the app with a service that echoes the bear
     await makeAudio('mp3', join(root, 'one.mp3'));
     services = createServices({ COURIER_HOME: home }, { secrets: new MemorySecretStore() });
     router = createRouter(
-      { kind: 'web', locate: async (ref) => join(root, ref.relativePath) },
+      { kind: 'web', locate: async (ref) => [join(root, ref.relativePath)] },
       services,
     );
     router.subscribe((event, payload) => {

@@ -64,7 +64,7 @@ describe('the menu over the router', () => {
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), 'courier-menu-'));
     router = createRouter(
-      { kind: 'electron', locate: async () => null, openFolder: createFolderOpener(shell) },
+      { kind: 'electron', locate: async () => [], openFolder: createFolderOpener(shell) },
       createServices({ COURIER_HOME: home }),
     );
     router.subscribe((event, payload) => events.push([event, payload]));

@@ -22,7 +22,7 @@ describe('registerIpcHandlers()', () => {
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), 'courier-ipc-'));
     const router = createRouter(
-      { kind: 'electron', locate: async (ref) => ref.path ?? null },
+      { kind: 'electron', locate: async (ref) => (ref.path ? [ref.path] : []) },
       createServices({ COURIER_HOME: home }),
     );
     dispatched = [];

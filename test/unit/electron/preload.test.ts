@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { blobProof } from '../../../src-main/core/model/file-proof.js';
 import { type CourierApi, operations } from '../../../src-main/ipc/contract.js';
 import { contextBridge, ipcRenderer } from '../../fakes/electron.js';
 
@@ -24,10 +25,13 @@ describe('the preload', () => {
     expect(ipcRenderer.invocations).toEqual([['app:info', {}]]);
   });
 
-  it('attaches the real path of a dropped file, and none for a file made in the page', async () => {
+  it('attaches the real path and the content proof of a dropped file, only the proof for a file made in the page', async () => {
     ipcRenderer.invocations.length = 0;
-    const dropped = { name: 'a.flac', size: 3, lastModified: 1000.6, path: '/music/a.flac' };
-    const forged = { name: 'b.flac', size: 3, lastModified: 1000 };
+    const dropped = Object.assign(new File(['abc'], 'a.flac', { lastModified: 1000.6 }), {
+      path: '/music/a.flac',
+    });
+    const forged = new File(['abc'], 'b.flac', { lastModified: 1000 });
+    const proof = await blobProof(new Blob(['abc']));
     await api.grantFiles([
       { file: dropped, relativePath: 'Album/a.flac' },
       { file: forged, relativePath: 'b.flac' },
@@ -42,9 +46,10 @@ describe('the preload', () => {
               relativePath: 'Album/a.flac',
               size: 3,
               lastModified: 1000,
+              proof,
               path: '/music/a.flac',
             },
-            { name: 'b.flac', relativePath: 'b.flac', size: 3, lastModified: 1000 },
+            { name: 'b.flac', relativePath: 'b.flac', size: 3, lastModified: 1000, proof },
           ],
         },
       ],

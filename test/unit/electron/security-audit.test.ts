@@ -10,6 +10,7 @@ import path, { join } from 'node:path';
 import type { Session, WebContents } from 'electron';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { pathProof } from '../../../src-main/core/files/file-grants.js';
 import { createServices } from '../../../src-main/core/services.js';
 import { APP_URL } from '../../../src-main/electron/app-protocol.js';
 import {
@@ -155,7 +156,13 @@ describe('security audit', () => {
     beforeAll(async () => {
       home = await mkdtemp(join(tmpdir(), 'courier-audit-'));
       router = createRouter(
-        { kind: 'electron', locate: async (ref) => droppedFilePath(ref) },
+        {
+          kind: 'electron',
+          locate: async (ref) => {
+            const dropped = droppedFilePath(ref);
+            return dropped ? [dropped] : [];
+          },
+        },
         createServices({ COURIER_HOME: home, COURIER_KEYCHAIN_SERVICE: 'courier-audit' }),
       );
     });
@@ -222,6 +229,7 @@ describe('security audit', () => {
           size: info.size,
           lastModified: Math.trunc(info.mtimeMs),
           path: file,
+          proof: (await pathProof(file, info.size))!,
         };
       });
 
@@ -254,6 +262,10 @@ describe('security audit', () => {
         ['no path at all (a File made in the page)', () => ({ path: undefined })],
         ['a size the file does not have', () => ({ size: 1_000 })],
         ['a modification time the file does not have', () => ({ lastModified: 1_600_000_000_000 })],
+        [
+          'a content proof of other bytes (path, size and date guessed)',
+          () => ({ proof: 'a'.repeat(64) }),
+        ],
       ])('refuses %s', async (_case, change) => {
         const result = await grant([{ ...ref, ...change() }]);
         expect(result.value.granted).toEqual([]);
@@ -262,7 +274,7 @@ describe('security audit', () => {
 
       it('refuses a folder named as a file', async () => {
         const result = await grant([
-          { name: 'Album', relativePath: 'Album', size: 0, lastModified: 0, path: music },
+          { ...ref, name: 'Album', relativePath: 'Album', size: 0, lastModified: 0, path: music },
         ]);
         expect(result.value.granted).toEqual([]);
       });

@@ -1,52 +1,121 @@
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { PickedFileFinder } from '../../../src-main/core/files/find-picked-file.js';
+import {
+  isVisibleBelow,
+  PickedFileFinder,
+  pickedSegments,
+} from '../../../src-main/core/files/find-picked-file.js';
 
 describe('PickedFileFinder', () => {
   let root: string;
+  let outside: string;
   let claim: { size: number; lastModified: number };
+  const claimOf = async (path: string) => {
+    const info = await stat(path);
+    return { size: info.size, lastModified: Math.trunc(info.mtimeMs) };
+  };
 
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'courier-finder-'));
+    const base = await mkdtemp(join(tmpdir(), 'courier-finder-'));
+    root = join(base, 'root');
+    outside = join(base, 'outside');
     await mkdir(join(root, 'Label', '2024', 'Album'), { recursive: true });
+    await mkdir(join(root, '.config', 'Album'), { recursive: true });
+    await mkdir(outside);
     await writeFile(join(root, 'Label', '2024', 'Album', '01.flac'), 'flac!');
     await writeFile(join(root, 'secret.txt'), 'no');
-    const info = await stat(join(root, 'Label', '2024', 'Album', '01.flac'));
-    claim = { size: info.size, lastModified: Math.trunc(info.mtimeMs) };
+    await writeFile(join(root, '.config', 'token'), 'hidden');
+    await writeFile(join(root, '.config', 'Album', '01.flac'), 'flac!');
+    await writeFile(join(outside, 'key.pem'), 'outside');
+    claim = await claimOf(join(root, 'Label', '2024', 'Album', '01.flac'));
   });
 
-  afterAll(() => rm(root, { recursive: true, force: true }));
+  afterAll(() => rm(join(root, '..'), { recursive: true, force: true }));
 
   it('finds a picked folder below a root by its name', async () => {
     const finder = new PickedFileFinder([root]);
-    await expect(finder.find('Album/01.flac', claim)).resolves.toBe(
+    await expect(finder.find('Album/01.flac', claim)).resolves.toEqual([
       join(root, 'Label', '2024', 'Album', '01.flac'),
-    );
+    ]);
   });
 
   it('refuses a file whose size does not match', async () => {
     const finder = new PickedFileFinder([root]);
-    await expect(finder.find('Album/01.flac', { ...claim, size: 99 })).resolves.toBeNull();
+    await expect(finder.find('Album/01.flac', { ...claim, size: 99 })).resolves.toEqual([]);
   });
 
   it('never climbs out of a root', async () => {
     const finder = new PickedFileFinder([join(root, 'Label')]);
-    await expect(finder.find('../secret.txt', { size: 2, lastModified: 0 })).resolves.toBeNull();
-    await expect(finder.find('Album/../../../secret.txt', claim)).resolves.toBeNull();
+    await expect(finder.find('../secret.txt', { size: 2, lastModified: 0 })).resolves.toEqual([]);
+    await expect(finder.find('Album/../../../secret.txt', claim)).resolves.toEqual([]);
+  });
+
+  it('never finds a hidden file, asked directly or below a hidden folder', async () => {
+    const finder = new PickedFileFinder([root]);
+    const token = await claimOf(join(root, '.config', 'token'));
+    await expect(finder.find('.config/token', token)).resolves.toEqual([]);
+    // The folder search skips hidden folders: only the visible Album is a candidate.
+    await expect(finder.find('Album/01.flac', claim)).resolves.not.toContain(
+      join(root, '.config', 'Album', '01.flac'),
+    );
+  });
+
+  it('never follows a link out of the roots or into a hidden folder', async () => {
+    await symlink(join(outside, 'key.pem'), join(root, 'key.pem'));
+    await symlink(join(root, '.config', 'token'), join(root, 'token'));
+    await symlink(outside, join(root, 'Linked'));
+    const finder = new PickedFileFinder([root]);
+    const key = await claimOf(join(outside, 'key.pem'));
+    await expect(finder.find('key.pem', key)).resolves.toEqual([]);
+    await expect(finder.find('Linked/key.pem', key)).resolves.toEqual([]);
+    await expect(
+      finder.find('token', await claimOf(join(root, '.config', 'token'))),
+    ).resolves.toEqual([]);
   });
 
   it('finds a folder created after a first miss', async () => {
     const finder = new PickedFileFinder([root]);
-    await expect(finder.find('Late/x.flac', claim)).resolves.toBeNull();
+    await expect(finder.find('Late/x.flac', claim)).resolves.toEqual([]);
     await mkdir(join(root, 'Late'));
     await writeFile(join(root, 'Late', 'x.flac'), 'flac!');
-    const info = await stat(join(root, 'Late', 'x.flac'));
     await expect(
-      finder.find('Late/x.flac', { size: info.size, lastModified: Math.trunc(info.mtimeMs) }),
-    ).resolves.toBe(join(root, 'Late', 'x.flac'));
+      finder.find('Late/x.flac', await claimOf(join(root, 'Late', 'x.flac'))),
+    ).resolves.toEqual([join(root, 'Late', 'x.flac')]);
+  });
+});
+
+describe('pickedSegments()', () => {
+  it.each(['Album/01.flac', '01.flac', 'A b/c…d/é.flac'])('accepts %s', (path) => {
+    expect(pickedSegments(path)).toEqual(path.split('/'));
+  });
+
+  it.each([
+    '',
+    '/etc/passwd',
+    'a//b',
+    './a',
+    '../a',
+    'a/..',
+    '.ssh/id_rsa',
+    'Album/.DS_Store',
+    'a\0b',
+  ])('refuses %j', (path) => {
+    expect(pickedSegments(path)).toBeNull();
+  });
+});
+
+describe('isVisibleBelow()', () => {
+  it('holds for a path below the root with no hidden segment, and for nothing else', () => {
+    expect(isVisibleBelow('/music', '/music/Album/01.flac')).toBe(true);
+    expect(isVisibleBelow('/music', '/music')).toBe(false);
+    expect(isVisibleBelow('/music', '/musicals/01.flac')).toBe(false);
+    expect(isVisibleBelow('/music', '/etc/passwd')).toBe(false);
+    expect(isVisibleBelow('/music', '/music/.hidden/01.flac')).toBe(false);
+    // A hidden folder above the root is the user's choice of root, not a guess.
+    expect(isVisibleBelow('/home/u/.local/music', '/home/u/.local/music/01.flac')).toBe(true);
   });
 });

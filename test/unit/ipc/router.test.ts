@@ -4,20 +4,23 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { pathProof } from '../../../src-main/core/files/file-grants.js';
 import { createServices } from '../../../src-main/core/services.js';
 import { createRouter, type Router } from '../../../src-main/ipc/router.js';
 
 describe('router', () => {
   let dir: string;
   let router: Router;
+  let proof: string;
   const mtime = new Date('2024-05-01T10:00:00Z');
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'courier-router-'));
     await writeFile(join(dir, 'a.flac'), 'abc');
     await utimes(join(dir, 'a.flac'), mtime, mtime);
+    proof = (await pathProof(join(dir, 'a.flac'), 3))!;
     router = createRouter(
-      { kind: 'electron', locate: async (ref) => ref.path ?? null },
+      { kind: 'electron', locate: async (ref) => (ref.path ? [ref.path] : []) },
       createServices({ COURIER_HOME: join(dir, 'home') }),
     );
   });
@@ -30,6 +33,7 @@ describe('router', () => {
     size: 3,
     lastModified: mtime.getTime(),
     path: join(dir, 'a.flac'),
+    proof,
     ...overrides,
   });
 
@@ -45,6 +49,18 @@ describe('router', () => {
       ['an extra field', { files: [], extra: 1 }],
       ['a wrong type', { files: 'a.flac' }],
       ['a missing field', { files: [{ name: 'a.flac' }] }],
+      [
+        'a file without its content proof',
+        { files: [{ name: 'a', relativePath: 'a', size: 3, lastModified: 0 }] },
+      ],
+      [
+        'a proof that is not a SHA-256 in hex',
+        {
+          files: [
+            { name: 'a', relativePath: 'a', size: 3, lastModified: 0, proof: 'x'.repeat(64) },
+          ],
+        },
+      ],
       [
         'a fractional size',
         { files: [{ ...{ name: 'a', relativePath: 'a', lastModified: 0 }, size: 1.5 }] },
@@ -73,6 +89,16 @@ describe('router', () => {
       expect(result).toMatchObject({
         ok: true,
         value: { granted: [], refused: [{ reason: expect.stringMatching(/changed/) }, {}] },
+      });
+    });
+
+    it('refuses a file whose content is not the content the page proved', async () => {
+      const result = await router.dispatch('files:grant', {
+        files: [ref({ proof: 'f'.repeat(64) })],
+      });
+      expect(result).toMatchObject({
+        ok: true,
+        value: { granted: [], refused: [{ reason: expect.stringMatching(/content/) }] },
       });
     });
 
