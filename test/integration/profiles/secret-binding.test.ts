@@ -77,7 +77,7 @@ describe.skipIf(!service)('secrets bound to where they are sent', () => {
   beforeEach(async () => {
     await services?.connections.closeAll();
     services = createServices({ COURIER_HOME: home }, { secrets: keychain });
-    router = createRouter({ kind: 'web', locate: async () => null }, services);
+    router = createRouter({ kind: 'web', locate: async () => [] }, services);
     listener.seen.length = 0;
   });
 
