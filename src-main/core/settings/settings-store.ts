@@ -81,6 +81,8 @@ export function normalizeSettings(raw: unknown): Settings {
 /** Reads and writes `settings.json` under the data directory. */
 export class SettingsStore {
   readonly file: string;
+  /** Changes in this process run one after another, so none is lost to another's write. */
+  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(dataDir: string) {
     this.file = join(dataDir, 'settings.json');
@@ -101,6 +103,12 @@ export class SettingsStore {
       profileRules?: { profile: string; rules: DeliveryRules | null };
     },
   ): Promise<Settings> {
+    const next = this.#queue.then(() => this.#apply(change));
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async #apply(change: Parameters<SettingsStore['set']>[0]): Promise<Settings> {
     const current = await this.get();
     const profileDefaults = { ...current.profileDefaults };
     if (change.profileDefaults) {
