@@ -1,4 +1,5 @@
 import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
+import { type IncomingMessage, request as httpRequest } from 'node:http';
 
 import { SignatureV4 } from '@smithy/signature-v4';
 
@@ -53,7 +54,9 @@ export function bucketSigner(info: SandboxInfo): SignatureV4 {
 
 /**
  * Sends a request to the sandbox bucket exactly as written (path, query and body untouched),
- * signed with the bucket's keys: for what an SDK would tidy away before sending.
+ * signed with the bucket's keys: for what an SDK would tidy away before sending. It goes out on
+ * node:http, not fetch, whose URL parser would resolve `.`, `..` and `%2e` segments and turn `\`
+ * into `/` before the gate ever saw them.
  */
 export async function signedFetch(
   info: SandboxInfo,
@@ -64,38 +67,59 @@ export async function signedFetch(
     query?: Record<string, string>;
     headers?: Record<string, string>;
     body?: Buffer | string;
+    /** Send no Authorization header (what a web page's plain form post carries). */
+    unsigned?: boolean;
   },
 ): Promise<Response> {
   const endpoint = new URL(info.bucket.endpoint);
   const body = request.body === undefined ? undefined : Buffer.from(request.body);
-  const signed = await bucketSigner(info).sign({
-    method: request.method,
-    protocol: 'http:',
-    hostname: endpoint.hostname,
-    port: Number(endpoint.port),
-    path: request.path,
-    query: request.query ?? {},
-    headers: {
-      host: endpoint.host,
-      'x-amz-content-sha256': createHash('sha256')
-        .update(body ?? Buffer.alloc(0))
-        .digest('hex'),
-      ...request.headers,
-    },
-    body,
-  });
+  const headers: Record<string, string> = {
+    host: endpoint.host,
+    'x-amz-content-sha256': createHash('sha256')
+      .update(body ?? Buffer.alloc(0))
+      .digest('hex'),
+    ...request.headers,
+  };
+  const signed = request.unsigned
+    ? { headers }
+    : await bucketSigner(info).sign({
+        method: request.method,
+        protocol: 'http:',
+        hostname: endpoint.hostname,
+        port: Number(endpoint.port),
+        path: request.path,
+        query: request.query ?? {},
+        headers,
+        body,
+      });
   const query = Object.entries(request.query ?? {})
     .map(([k, v]) =>
       v === '' ? encodeURIComponent(k) : `${encodeURIComponent(k)}=${encodeURIComponent(v)}`,
     )
     .join('&');
-  // fetch sets Host and Content-Length itself.
-  const sent = Object.fromEntries(
-    Object.entries(signed.headers).filter(([name]) => name !== 'host' && name !== 'content-length'),
-  );
-  return fetch(`${endpoint.origin}${request.path}${query ? `?${query}` : ''}`, {
-    method: request.method,
-    headers: sent,
-    body,
+  const answer = await new Promise<IncomingMessage>((resolve, reject) => {
+    const sent = httpRequest(
+      {
+        host: endpoint.hostname,
+        port: Number(endpoint.port),
+        method: request.method,
+        path: `${request.path}${query ? `?${query}` : ''}`,
+        headers: { ...signed.headers, 'content-length': String(body?.length ?? 0) },
+      },
+      resolve,
+    );
+    sent.on('error', reject);
+    sent.end(body);
   });
+  const chunks: Buffer[] = [];
+  for await (const chunk of answer) chunks.push(chunk as Buffer);
+  const status = answer.statusCode ?? 0;
+  const answerHeaders = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
+      answerHeaders.append(name, one);
+    }
+  }
+  const noBody = status === 204 || status === 304 || request.method === 'HEAD';
+  return new Response(noBody ? null : Buffer.concat(chunks), { status, headers: answerHeaders });
 }

@@ -195,6 +195,8 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
   const flat = input.mode !== 'json';
   const files: DeliveryFile[] = [];
   const keyOf = new Map<string, string>();
+  // Files whose name can't be a key: already reported once, their tracks are not again.
+  const unnamed = new Set<string>();
   if (!download) {
     // Names are compared in NFC: macOS and Windows write the same name decomposed or composed,
     // and both become one key. A folder call takes files flat, so there the base name counts.
@@ -211,6 +213,7 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
         key = deliveryKey(folder, name);
       } catch (error) {
         block((error as Error).message, file.path);
+        unnamed.add(nfcPath);
         continue;
       }
       if (file.size === 0) block('empty file (0 bytes)', file.path);
@@ -298,9 +301,12 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
           continue;
         }
       } else {
-        const key = planned.path ? keyOf.get(planned.path.normalize('NFC')) : undefined;
+        const nfcPath = planned.path?.normalize('NFC');
+        const key = nfcPath ? keyOf.get(nfcPath) : undefined;
         if (!key) {
-          block('the track has no audio file in this delivery', planned.path, 'primary_media');
+          if (!nfcPath || !unnamed.has(nfcPath)) {
+            block('the track has no audio file in this delivery', planned.path, 'primary_media');
+          }
           continue;
         }
         body.primary_media = key.slice(AUDIO_ROOT.length);

@@ -15,9 +15,20 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
  */
 export const MAX_NAME_BYTES = 200;
 
-/** Validates and normalises one path segment list (NFC, no empty, `.`, `..` or control chars). */
+/**
+ * Validates and normalises one `/`-separated path (NFC; no empty, `.` or `..` segment, control
+ * character or backslash). Listings already turn a Windows path's separators into `/`
+ * (`relativeName`), so a backslash left here is part of a name (legal on macOS and Linux): it is
+ * refused rather than split, since Windows tools, and the service's storage, read it as a folder.
+ */
 function cleanSegments(path: string, what: string): string[] {
-  const segments = path.normalize('NFC').replaceAll('\\', '/').split('/');
+  if (path.includes('\\')) {
+    throw new CourierError(
+      'invalid-key',
+      `The ${what} "${escapeControls(path)}" contains a backslash, which Windows and S3 tools read as a folder separator; rename it${what === 'folder' ? " (separate folders with '/')" : ''} and try again.`,
+    );
+  }
+  const segments = path.normalize('NFC').split('/');
   for (const segment of segments) {
     if (segment === '' || segment === '.' || segment === '..') {
       throw new CourierError(
@@ -50,8 +61,9 @@ export function escapeControls(text: string): string {
 }
 
 /**
- * Builds the bucket key `delivery/audio/<folder>/<relativePath>` with NFC Unicode and forward
- * slashes, refusing anything that could land outside the delivery folder.
+ * Builds the bucket key `delivery/audio/<folder>/<relativePath>` (a `/`-separated relative path)
+ * in NFC Unicode, refusing anything that could land outside the delivery folder or be read as
+ * another path (a backslash).
  */
 export function deliveryKey(folder: string, relativePath: string): string {
   const key =

@@ -63,6 +63,15 @@ describe('planDelivery: names', () => {
     expect(plan.record.tracks![0]![0]!.primary_media).toBe(`20260304-masters/${composed}`);
   });
 
+  it('reports a file whose name holds a backslash (legal on macOS and Linux), keeping it out', () => {
+    const paths = ['AC\\DC.mp3', 'ok.mp3'];
+    const plan = planDelivery(base({ files: files(paths), tracks: tracksOf(paths) }));
+    const found = plan.findings.filter((f) => f.level === 'error' && f.path === 'AC\\DC.mp3');
+    expect(found).toHaveLength(1);
+    expect(found[0]!.message).toMatch(/^The path "AC\\DC\.mp3" contains a backslash[^\n]*$/);
+    expect(plan.record.files.map((f) => f.key)).toEqual(['delivery/audio/20260304-masters/ok.mp3']);
+  });
+
   it('blocks two tracks given one outer_id (by tags, CSV or edits), naming both files', () => {
     const paths = ['1.mp3', '2.mp3', '3.mp3'];
     const found = errors(

@@ -14,10 +14,25 @@ describe('object keys', () => {
       );
     });
 
-    it('normalises Unicode to NFC and backslashes to forward slashes', () => {
-      const decomposed = 'Cafe\u0301\\Beyonce\u0301.flac';
+    it('normalises Unicode to NFC', () => {
+      const decomposed = 'Cafe\u0301/Beyonce\u0301.flac';
       expect(deliveryKey('Fo\u0308lder', decomposed)).toBe(
         'delivery/audio/Földer/Café/Beyoncé.flac',
+      );
+    });
+
+    // Listings already give '/'-separated paths; a backslash left is part of a macOS or Linux
+    // name, which Windows and S3 tools would read as a folder: refused, never split.
+    it.each([
+      ['ok', 'AC\\DC - Live.wav', 'path'],
+      ['ok', 'Disc 1\\01.wav', 'path'],
+      ['Q1\\Box', 'a.wav', 'folder'],
+    ])('refuses folder %j with path %j, which holds a backslash', (folder, path, what) => {
+      expect(() => deliveryKey(folder, path)).toThrow(
+        expect.objectContaining({
+          code: 'invalid-key',
+          message: expect.stringMatching(new RegExp(`^The ${what} ".*" contains a backslash`)),
+        }),
       );
     });
 
@@ -61,6 +76,8 @@ describe('object keys', () => {
       'INFO.json',
       'delivery/audio/../INFO.json',
       'delivery/audio/a/Cafe\u0301.wav',
+      'delivery/audio/a\\b.wav',
+      'delivery/audio/x\\..\\..\\INFO.json',
     ])('refuses %j', (key) => {
       expect(() => assertDeliveryKey(key)).toThrow(
         expect.objectContaining({ code: 'invalid-key' }),
