@@ -170,6 +170,13 @@ export class GridState {
     return n;
   }
 
+  /** Takes the selected tracks out of the library (undoable). */
+  removeSelection(): number {
+    const n = this.library.remove(this.selectedTracks);
+    this.notice = `Removed ${n} track${n === 1 ? '' : 's'} (Undo brings them back)`;
+    return n;
+  }
+
   constructor(
     readonly library: LibraryState,
     private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null = null,

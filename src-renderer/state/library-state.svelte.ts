@@ -25,7 +25,7 @@ import type {
 } from '../../src-main/ipc/contract.js';
 import type { TagReader } from '../lib/tags/tag-reader.js';
 import type { Column } from './columns.js';
-import { type DraftChange, UndoStack } from './undo-stack.js';
+import { type DraftChange, type EditCommand, UndoStack } from './undo-stack.js';
 
 /** Where a row is in its life: tags being read, read, or not readable as audio. */
 export type RowStatus = 'reading' | 'ready' | 'unreadable';
@@ -50,6 +50,22 @@ export interface LibraryRow {
   /** The user accepts this master cut short, as it is (kept in the session, sent to main). */
   acceptCutShort?: boolean;
 }
+
+/** A library command: edits of drafts, rows taken out (Clear, Remove), or a flag set on rows. */
+type LibraryCommand =
+  | (EditCommand & { kind?: undefined })
+  | {
+      kind: 'rows';
+      label: string;
+      /** The rows taken out and the index each stood at, in index order. */
+      removed: Array<{ index: number; row: LibraryRow }>;
+      /** Files that were listed as not added, taken out with them (Clear). */
+      ignored: SkippedFile[];
+    }
+  | { kind: 'flag'; label: string; flag: RowFlag; ids: string[]; on: boolean };
+
+/** The flags a row carries for the user, kept in the session. */
+type RowFlag = 'excluded' | 'acceptCutShort';
 
 /** An edit of one track: its new draft. */
 export interface DraftEdit {
@@ -126,7 +142,7 @@ export class LibraryState {
 
   // File objects are only needed for the first tag read; they are not state.
   readonly #files = new Map<string, File>();
-  readonly #stack = new UndoStack();
+  readonly #stack = new UndoStack<LibraryCommand>();
   #reader: TagReader | undefined;
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
   #saving: Promise<void> = Promise.resolve();
@@ -418,13 +434,50 @@ export class LibraryState {
   /** Reverts the last command. */
   undo(): void {
     const command = this.#stack.undo();
-    if (command) this.#replace(command.changes.map((c) => [c.id, c.before]));
+    if (command) this.#run(command, 'undo');
   }
 
   /** Applies the last undone command again. */
   redo(): void {
     const command = this.#stack.redo();
-    if (command) this.#replace(command.changes.map((c) => [c.id, c.after]));
+    if (command) this.#run(command, 'redo');
+  }
+
+  /** Applies a command (`redo`) or reverts it (`undo`). */
+  #run(command: LibraryCommand, way: 'undo' | 'redo'): void {
+    if (command.kind === 'rows') {
+      if (way === 'undo') {
+        const rows = [...this.rows];
+        // A file added again since keeps its new row.
+        const present = new Set(rows.map((row) => row.id));
+        for (const { index, row } of command.removed) {
+          if (!present.has(row.id)) rows.splice(index, 0, row);
+        }
+        this.rows = rows;
+        this.ignored = [...command.ignored, ...this.ignored];
+      } else {
+        const gone = new Set(command.removed.map((r) => r.row.id));
+        this.rows = this.rows.filter((row) => !gone.has(row.id));
+        const ignored = new Set(command.ignored);
+        this.ignored = this.ignored.filter((file) => !ignored.has(file));
+      }
+      this.#changed();
+      return;
+    }
+    if (command.kind === 'flag') {
+      this.#applyFlag(command.ids, command.flag, way === 'redo' ? command.on : !command.on);
+      this.#changed();
+      return;
+    }
+    this.#replace(command.changes.map((c) => [c.id, way === 'undo' ? c.before : c.after]));
+  }
+
+  /** After any change: the undo labels, the views that follow edits, and the saved session. */
+  #changed(): void {
+    this.undoLabel = this.#stack.undoLabel;
+    this.redoLabel = this.#stack.redoLabel;
+    this.editVersion++;
+    this.#scheduleSave();
   }
 
   #replace(drafts: Array<[string, DraftTrack]>): void {
@@ -433,10 +486,7 @@ export class LibraryState {
       const draft = byId.get(row.id);
       return draft ? { ...row, draft } : row;
     });
-    this.undoLabel = this.#stack.undoLabel;
-    this.redoLabel = this.#stack.redoLabel;
-    this.editVersion++;
-    this.#scheduleSave();
+    this.#changed();
   }
 
   /**
@@ -458,20 +508,33 @@ export class LibraryState {
     return this.#setFlag(ids, 'acceptCutShort', accepted);
   }
 
-  /** Sets or clears a row's flag on the given rows; how many changed. */
-  #setFlag(ids: readonly string[], flag: 'excluded' | 'acceptCutShort', on: boolean): number {
+  /** Sets or clears a row's flag on the given rows, as one undoable command; how many changed. */
+  #setFlag(ids: readonly string[], flag: RowFlag, on: boolean): number {
+    const changed = this.#applyFlag(ids, flag, on);
+    if (changed.length === 0) return 0;
+    const tracks = `${changed.length} track${changed.length === 1 ? '' : 's'}`;
+    const label =
+      flag === 'excluded'
+        ? `${on ? 'Exclude' : 'Include'} ${tracks}`
+        : `${on ? 'Accept' : 'Stop accepting'} ${tracks} cut short`;
+    this.#stack.push({ kind: 'flag', label, flag, ids: changed, on });
+    this.#changed();
+    return changed.length;
+  }
+
+  /** Sets a flag on the rows that don't have it so; the ids of those changed. */
+  #applyFlag(ids: readonly string[], flag: RowFlag, on: boolean): string[] {
     const wanted = new Set(ids);
-    let n = 0;
+    const changed: string[] = [];
     this.rows = this.rows.map((row) => {
       if (!wanted.has(row.id) || !!row[flag] === on) return row;
-      n++;
+      changed.push(row.id);
       const next = { ...row };
       if (on) next[flag] = true;
       else delete next[flag];
       return next;
     });
-    if (n > 0) this.#scheduleSave();
-    return n;
+    return changed;
   }
 
   /** The masters rules of the active profile (Settings), which the grid's findings follow. */
@@ -483,15 +546,36 @@ export class LibraryState {
 
   #rules: DeliveryRules | null = null;
 
-  /** Empties the library (and the saved session). */
+  /**
+   * Empties the library, as one undoable command (the saved session follows; main keeps the
+   * one before as a copy to restore).
+   */
   clear(): void {
-    this.rows = [];
-    this.ignored = [];
-    this.#files.clear();
-    this.#stack.clear();
-    this.undoLabel = undefined;
-    this.redoLabel = undefined;
-    this.#scheduleSave();
+    if (this.rows.length === 0 && this.ignored.length === 0) return;
+    this.#takeOut(
+      this.rows.map((row) => row.id),
+      `Clear ${this.rows.length} track${this.rows.length === 1 ? '' : 's'}`,
+      this.ignored,
+    );
+  }
+
+  /** Takes tracks out of the library, as one undoable command; how many were taken out. */
+  remove(ids: readonly string[]): number {
+    const n = ids.filter((id) => this.indexById.has(id)).length;
+    if (n === 0) return 0;
+    return this.#takeOut(ids, `Remove ${n} track${n === 1 ? '' : 's'}`, []);
+  }
+
+  #takeOut(ids: readonly string[], label: string, ignored: SkippedFile[]): number {
+    const wanted = new Set(ids);
+    const removed: Array<{ index: number; row: LibraryRow }> = [];
+    this.rows.forEach((row, index) => {
+      if (wanted.has(row.id)) removed.push({ index, row });
+    });
+    const command: LibraryCommand = { kind: 'rows', label, removed, ignored };
+    this.#stack.push(command);
+    this.#run(command, 'redo');
+    return removed.length;
   }
 
   /** The session as saved: rows and ignored files. */

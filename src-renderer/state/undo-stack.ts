@@ -1,6 +1,7 @@
 /**
- * Undo and redo as commands: each edit records, per track, the draft before and after, so
- * undoing restores exactly what was there (untouched tracks and fields are never rewritten).
+ * Undo and redo as commands: an edit records, per track, the draft before and after, so undoing
+ * restores exactly what was there (untouched tracks and fields are never rewritten); a command
+ * that removes rows (Clear, Remove) records the rows and where they stood.
  */
 import type { DraftTrack } from '../../src-main/core/model/track.js';
 
@@ -18,28 +19,28 @@ export interface EditCommand {
 }
 
 /** A bounded stack of commands with a redo side that the next new command clears. */
-export class UndoStack {
-  #done: EditCommand[] = [];
-  #undone: EditCommand[] = [];
+export class UndoStack<C extends { label: string } = EditCommand> {
+  #done: C[] = [];
+  #undone: C[] = [];
 
   constructor(private readonly limit = 500) {}
 
   /** Records a command that has just been applied. */
-  push(command: EditCommand): void {
+  push(command: C): void {
     this.#done.push(command);
     if (this.#done.length > this.limit) this.#done.shift();
     this.#undone = [];
   }
 
   /** The command to revert, moved to the redo side; undefined when there is none. */
-  undo(): EditCommand | undefined {
+  undo(): C | undefined {
     const command = this.#done.pop();
     if (command) this.#undone.push(command);
     return command;
   }
 
   /** The command to apply again, moved back to the undo side. */
-  redo(): EditCommand | undefined {
+  redo(): C | undefined {
     const command = this.#undone.pop();
     if (command) this.#done.push(command);
     return command;
