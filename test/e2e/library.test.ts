@@ -218,4 +218,26 @@ describe.skipIf(missing.length > 0)('the library in Chromium through the browser
     await shot('library-dark.png');
     await page.emulateMedia({ colorScheme: 'light' });
   });
+
+  it('asks before Clear, and Undo brings every track back with its edits', async () => {
+    await page.getByRole('button', { name: 'Clear…' }).click();
+    const ask = page.getByRole('group', { name: 'Clear the library?' });
+    await ask.getByText('Clear all 4 tracks?').waitFor();
+    await shot('library-clear-asks.png');
+    // Keep: nothing happens.
+    await ask.getByRole('button', { name: 'Keep' }).click();
+    await expect(page.locator('[role="row"][data-row-id]').count()).resolves.toBe(4);
+    await page.getByRole('button', { name: 'Clear…' }).click();
+    await page
+      .getByRole('group', { name: 'Clear the library?' })
+      .getByRole('button', { name: 'Clear' })
+      .click();
+    await expect.poll(() => page.locator('[role="row"][data-row-id]').count()).toBe(0);
+    await page.getByRole('button', { name: 'Undo Clear 4 tracks' }).click();
+    await page.getByTestId('library-summary').getByText('4 tracks').waitFor();
+    await expect
+      .poll(() => text('Night Shift/01 Opening.mp3', 'title'))
+      .toBe('Opening (Remastered)');
+    await shot('library-clear-undone.png');
+  });
 });
