@@ -83,12 +83,18 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
     await app?.close();
   });
 
-  it('starts on the sandbox profile from the first-run choice', async () => {
-    await app.nav('Connect').click();
-    await page.getByTestId('try-sandbox').waitFor();
-    await shot('01-connect-first-run');
-    await page.getByTestId('try-sandbox').click();
+  it('works on the sandbox from the first launch, saying so', async () => {
     await page.getByTestId('active-profile').getByText('Sandbox').waitFor();
+    await page
+      .getByTestId('sandbox-banner')
+      .getByText('deliveries go to a local stand-in')
+      .waitFor();
+    await page
+      .getByTestId('sandbox-banner')
+      .getByRole('button', { name: 'Connect your account' })
+      .click();
+    await page.getByTestId('try-sandbox').getByText('In use now').waitFor();
+    await shot('01-connect-first-run');
     await page.getByRole('button', { name: 'Test connection' }).first().click();
     await page
       .getByTestId('connection-test')
@@ -155,12 +161,14 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
 
   it('delivers audio_mapping through the builder, paused and resumed', async () => {
     await app.nav('Library').click();
+    await page.getByRole('button', { name: 'Clear…' }).click();
     await page
-      .getByRole('button', { name: /clear/i })
-      .first()
-      .click()
-      .catch(() => undefined);
+      .getByRole('group', { name: 'Clear the library?' })
+      .getByRole('button', { name: 'Clear' })
+      .click();
+    await expect.poll(() => page.locator('[role="row"][data-row-id]').count()).toBe(0);
     await page.getByTestId('add-folder').setInputFiles(mapped);
+    await page.getByTestId('library-summary').getByText('2 tracks').waitFor();
     await page.getByTestId('read-progress').waitFor({ state: 'detached' });
     await app.nav('Deliver').click();
     await page.getByLabel('audio with a file-name mapping').check();

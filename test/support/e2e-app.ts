@@ -72,10 +72,11 @@ export class E2eApp {
       .getByRole('button', { name: label, exact: true });
   }
 
-  /** Makes the embedded sandbox the active profile, as a user trying the app does in Connect. */
+  /**
+   * Waits until the embedded sandbox is the active profile: it is from the first launch, with no
+   * profile of the user's own (a test that made one chooses the Sandbox in Connect).
+   */
   async useSandboxProfile(): Promise<void> {
-    await this.nav('Connect').click();
-    await this.page.getByTestId('try-sandbox').click();
     await this.page.getByTestId('active-profile').getByText('Sandbox').waitFor();
   }
 

@@ -8,10 +8,14 @@ const NOT_YET_STARTED = 'http://127.0.0.1';
 
 /**
  * On the very first run (no profiles file yet) creates the Sandbox profile, so Courier works
- * with no account. A user who later removes it is not given it back.
+ * with no account. A user who later removes it is not given it back. With no profile of the
+ * user's own and none chosen, the Sandbox is the active one.
  */
 export async function ensureSandboxProfile(store: ProfileStore, dataDir: string): Promise<void> {
-  if (await store.exists()) return;
+  if (await store.exists()) {
+    await sandboxUnlessOwn(store);
+    return;
+  }
   const identity = await loadOrCreateIdentity(sandboxDir(dataDir), Date.now());
   await store.save(
     sandboxProfile({
@@ -23,6 +27,15 @@ export async function ensureSandboxProfile(store: ProfileStore, dataDir: string)
       bucket: { ...identity.bucket, endpoint: NOT_YET_STARTED },
     }),
   );
+  await store.setActive(SANDBOX_PROFILE);
+}
+
+/** Makes the Sandbox active when nothing is and the user has no profile of their own. */
+async function sandboxUnlessOwn(store: ProfileStore): Promise<void> {
+  if ((await store.active()) !== undefined) return;
+  const profiles = await store.list();
+  if (profiles.some((p) => !p.sandbox) || !profiles.some((p) => p.name === SANDBOX_PROFILE)) return;
+  await store.setActive(SANDBOX_PROFILE);
 }
 
 export { SANDBOX_PROFILE };

@@ -46,7 +46,12 @@ describe('profile operations over the contract', () => {
     const result = await router.dispatch('profiles:list', {});
     expect(result).toMatchObject({
       ok: true,
-      value: { profiles: [{ name: 'Sandbox', sandbox: true }], secretStorage: 'memory' },
+      value: {
+        profiles: [{ name: 'Sandbox', sandbox: true }],
+        secretStorage: 'memory',
+        // The app works on the sandbox from the first launch, with no account.
+        active: 'Sandbox',
+      },
     });
   });
 
@@ -106,7 +111,7 @@ describe('profile operations over the contract', () => {
     const active = async () =>
       ((await router.dispatch('profiles:list', {})) as { value: { active: string | null } }).value
         .active;
-    expect(await active()).toBeNull();
+    expect(await active()).toBe('Sandbox');
     await expect(router.dispatch('profiles:use', { name: 'Label' })).resolves.toEqual({
       ok: true,
       value: { active: 'Label' },
@@ -133,6 +138,7 @@ describe('profile operations over the contract', () => {
         (p) => p.name,
       ),
     ).toEqual(['Sandbox']);
-    expect((listed as { value: { active: string | null } }).value.active).toBeNull();
+    // No profile of the user's own is left: the Sandbox is the active one again.
+    expect((listed as { value: { active: string | null } }).value.active).toBe('Sandbox');
   });
 });
