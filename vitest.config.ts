@@ -39,6 +39,9 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // A shared, busy machine can take seconds to show what a user waits for: expect.poll's
+          // one second default made waits for a transfer row fail under load.
+          expect: { poll: { timeout: 20_000 } },
         },
       },
       {

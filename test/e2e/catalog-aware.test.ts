@@ -73,7 +73,7 @@ describe.skipIf(missing.length > 0)('catalog-aware deliveries in the app', () =>
     await page.getByRole('button', { name: 'Check' }).click();
     await preflight()
       .getByText(state)
-      .waitFor({ timeout: 5000 })
+      .waitFor({ timeout: 30_000 })
       .catch(async (e) => {
         console.log('DEBUG', await page.locator('main').innerText());
         throw e;
