@@ -228,6 +228,7 @@ async function uploadOnce(
     ctx.emit({ type: 'file-start', key, localPath, size, resumedBytes: 0, multipart: false });
     etag = await putWhole(ctx, key, localPath, size, mtimeMs, planned);
     ctx.progress.confirm(key, size);
+    ctx.emit({ type: 'file-verifying', key });
   } else {
     etag = await uploadMultipart(ctx, key, localPath, size, mtimeMs, partSize, journal, writerFor);
   }
@@ -531,6 +532,7 @@ async function uploadMultipart(
     ctx.signal.removeEventListener('abort', onRunAbort);
   }
 
+  ctx.emit({ type: 'file-verifying', key });
   const parts = [...entry.parts].sort((a, b) => a.partNumber - b.partNumber);
   // A journal trusted without ListParts may describe an upload the server already completed (a
   // crash between Complete and the journal write); s3rver then fails Complete with a 500, so

@@ -28,6 +28,9 @@ export type UploadEvent =
       size: number;
       reason: 'already-in-bucket';
     }
+  /** Every byte is in: the upload is being completed and checked with HeadObject. */
+  | { type: 'file-verifying'; key: string }
+  /** The bucket confirmed the file (HeadObject: its size; the ETag checked where one is known). */
   | { type: 'file-done'; key: string; localPath: string; size: number; etag: string }
   | { type: 'file-failed'; key: string; localPath: string; code: string; message: string }
   | { type: 'file-restarted'; key: string; reason: RestartReason }
