@@ -32,7 +32,7 @@ import { AUDIO_ROOT, escapeControls } from '../core/storage/object-key.js';
 import { cliServices, profileName } from './cli-services.js';
 import type { CliIO, Command } from './command.js';
 import { sentence, uploadFailureLines } from './failure-lines.js';
-import { progressBar } from './progress-line.js';
+import { progressBar, speedAndEta } from './progress-line.js';
 
 const usage = [
   'courier deliver DIR --profile NAME --catalog ID --mode json|audio_only|audio_mapping',
@@ -428,7 +428,9 @@ function progressPrinter(io: CliIO): (event: DeliveryEvent) => void {
         if (line !== null) io.err(`  upload failed: ${line}`);
       } else if (u.type === 'progress' && io.isTTY) {
         const share = u.totalBytes > 0 ? u.confirmedBytes / u.totalBytes : 0;
-        io.err(`${redraw()}  [${progressBar(share)}] ${u.filesDone}/${u.filesTotal} file(s)`);
+        io.err(
+          `${redraw()}  [${progressBar(share)}] ${u.filesDone}/${u.filesTotal} file(s) · ${speedAndEta(u)}`,
+        );
       }
     }
   };

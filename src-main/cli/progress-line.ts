@@ -3,6 +3,8 @@
  * redrawn in place on a terminal (io.err ends every line, so a redraw moves up one line and
  * clears it), at most ten times a second.
  */
+import { etaText } from '../core/model/transfer-status.js';
+import type { ProgressSnapshot } from '../core/storage/progress.js';
 import type { CliIO } from './command.js';
 
 /** A byte count in MiB with one decimal. */
@@ -26,4 +28,12 @@ export function redrawnLine(io: CliIO): (text: string, final?: boolean) => void 
     io.err(`${drawn ? '\x1b[1A\x1b[2K' : ''}${text}`);
     drawn = true;
   };
+}
+
+/** `1.2 MiB/s · ETA 1 min 05 s`, or `estimating…` while the ETA isn't known (the app's rule). */
+export function speedAndEta(
+  progress: Pick<ProgressSnapshot, 'bytesPerSecond' | 'etaSeconds'>,
+): string {
+  if (progress.etaSeconds === null) return etaText(null);
+  return `${mib(progress.bytesPerSecond)}/s · ${etaText(progress.etaSeconds)}`;
 }

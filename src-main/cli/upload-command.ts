@@ -12,7 +12,7 @@ import { deliveryPrefix, uploadDirectory } from '../core/storage/index.js';
 import { cliServices, profileName, withConnection } from './cli-services.js';
 import type { Command } from './command.js';
 import { uploadFailureLines } from './failure-lines.js';
-import { mib, progressBar } from './progress-line.js';
+import { mib, progressBar, speedAndEta } from './progress-line.js';
 
 const usage = 'courier upload DIR --to FOLDER [--profile NAME] [--json]';
 
@@ -58,7 +58,7 @@ export const uploadCommand: Command = {
           if (event.type === 'progress' && io.isTTY) {
             const share = event.totalBytes > 0 ? event.confirmedBytes / event.totalBytes : 0;
             io.err(
-              `${redraw()}[${progressBar(share)}] ${(share * 100).toFixed(0)}% ${mib(event.confirmedBytes)}`,
+              `${redraw()}[${progressBar(share)}] ${(share * 100).toFixed(0)}% ${mib(event.confirmedBytes)} · ${speedAndEta(event)}`,
             );
           } else if (!io.isTTY && (event.type === 'file-done' || event.type === 'file-skipped')) {
             io.err(`${event.type === 'file-done' ? 'uploaded' : 'already there'}: ${event.key}`);

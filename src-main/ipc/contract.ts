@@ -546,11 +546,13 @@ export interface EventPayloads {
   'bucket:save-progress': { key: string; receivedBytes: number; totalBytes: number };
   /** A running delivery's figures and what changed, at most a few times a second. */
   'delivery:progress': TransferProgress;
-  /** A delivery started, paused, resumed or ended. */
+  /** A delivery started, paused (pausing with `finishing` requests, then paused), resumed or ended. */
   'delivery:state': {
     id: string;
     state: TransferSnapshot['state'];
     paused: boolean;
+    /** Requests still in flight since the pause (see TransferSnapshot.finishing). */
+    finishing: number;
     running: boolean;
     error?: string;
   };

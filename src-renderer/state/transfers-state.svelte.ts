@@ -30,6 +30,7 @@ export class TransfersState {
           ...current,
           state: change.state,
           paused: change.paused,
+          finishing: change.finishing,
           running: change.running,
           ...(change.error ? { error: change.error } : {}),
         });

@@ -31,6 +31,7 @@ const totals = {
   state: 'uploading' as const,
   phase: 'upload' as const,
   paused: false,
+  finishing: 0,
   running: true,
   confirmedBytes: 0,
   totalBytes: 300,
@@ -42,7 +43,12 @@ const totals = {
 function setup() {
   const listeners = new Map<string, (payload: unknown) => void>();
   const retries: Array<RequestOf<'retryDelivery'>> = [];
+  const pauses: string[] = [];
   const api = {
+    async pauseDelivery({ id }: RequestOf<'pauseDelivery'>) {
+      pauses.push(id);
+      return { ok: true, value: { id, paused: true } };
+    },
     on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void) {
       listeners.set(event, listener as (payload: unknown) => void);
       return () => undefined;
@@ -64,7 +70,7 @@ function setup() {
     listeners.get(event)!(payload);
     await tick();
   };
-  return { push, retries };
+  return { push, retries, pauses };
 }
 
 describe('Transfers', () => {
@@ -116,7 +122,13 @@ describe('Transfers', () => {
       ],
       batches: [],
     });
-    await push('delivery:state', { id: 'd1', state: 'failed', paused: false, running: false });
+    await push('delivery:state', {
+      id: 'd1',
+      state: 'failed',
+      paused: false,
+      finishing: 0,
+      running: false,
+    });
     expect(states()[0]).toContain('1.mp3');
     expect(states()[0]).toContain('AccessDenied');
     expect(states()[1]).toContain('ENOENT');
@@ -126,5 +138,80 @@ describe('Transfers', () => {
     expect(retries).toEqual([{ id: 'd1', keys: ['delivery/audio/d/3.mp3'] }]);
     await fireEvent.click(transfer.getByRole('button', { name: 'Retry failed (2)' }));
     expect(retries.at(-1)).toEqual({ id: 'd1' });
+  });
+
+  it('shows estimating… then an ETA, pausing… with the parts finishing then paused, and files done once confirmed', async () => {
+    const { push, pauses } = setup();
+    const MiB = 1024 * 1024;
+    const big = (n: number, state: TransferProgress['files'][number]['state'], confirmed = 0) => ({
+      ...file(n, state),
+      size: 8 * MiB,
+      confirmedBytes: confirmed,
+    });
+    await push('delivery:progress', {
+      ...totals,
+      totalBytes: 24 * MiB,
+      complete: true,
+      files: [big(1, 'uploading'), big(2, 'uploading'), big(3, 'queued')],
+      batches: [{ index: 0, state: 'pending', tracks: 3 }],
+    });
+    const transfer = within(screen.getByTestId('transfer'));
+    const eta = () => transfer.getByTestId('transfer-eta').textContent?.trim();
+    const badge = () => transfer.getByTestId('transfer-state').textContent?.trim();
+    expect(eta()).toBe('estimating…');
+
+    // The estimator has seen enough: speed and time left; file 1 is confirmed by the bucket.
+    await push('delivery:progress', {
+      ...totals,
+      totalBytes: 24 * MiB,
+      confirmedBytes: 8 * MiB,
+      bytesPerSecond: MiB,
+      etaSeconds: 16,
+      complete: false,
+      files: [big(1, 'done', 8 * MiB)],
+      batches: [],
+    });
+    expect(eta()).toBe('1.0 MiB/s · ETA 16 s');
+
+    await fireEvent.click(transfer.getByRole('button', { name: 'Pause' }));
+    expect(pauses).toEqual(['d1']);
+    const state = { id: 'd1', state: 'uploading' as const, running: true };
+    await push('delivery:state', { ...state, paused: true, finishing: 2 });
+    expect(badge()).toBe('pausing… (2 parts finishing)');
+    expect(transfer.queryByTestId('transfer-eta')).toBeNull();
+    expect(transfer.getByRole('button', { name: 'Resume' })).toBeTruthy();
+    await push('delivery:state', { ...state, paused: true, finishing: 1 });
+    expect(badge()).toBe('pausing… (1 part finishing)');
+    await push('delivery:state', { ...state, paused: true, finishing: 0 });
+    expect(badge()).toBe('paused');
+
+    // Resumed; file 2 is verified and confirmed while its request still waits: it reads done.
+    await push('delivery:state', { ...state, paused: false, finishing: 0 });
+    await push('delivery:progress', {
+      ...totals,
+      totalBytes: 24 * MiB,
+      confirmedBytes: 16 * MiB,
+      complete: false,
+      files: [big(2, 'verifying', 8 * MiB)],
+      batches: [],
+    });
+    const row = (n: number) =>
+      transfer
+        .getAllByTestId('transfer-file')
+        .find((r) => r.textContent?.includes(`${n}.mp3`))!
+        .textContent?.replace(/\s+/g, ' ');
+    expect(row(2)).toContain('verifying');
+    await push('delivery:progress', {
+      ...totals,
+      totalBytes: 24 * MiB,
+      confirmedBytes: 16 * MiB,
+      complete: false,
+      files: [big(2, 'done', 8 * MiB)],
+      batches: [],
+    });
+    expect(row(1)).toContain('done');
+    expect(row(2)).toContain('done');
+    expect(row(3)).toContain('queued');
+    expect(badge()).toBe('uploading');
   });
 });

@@ -179,11 +179,12 @@ export class BlockedError extends CourierError {
 export interface DeliveryListeners {
   /** Every event of every run, as it happens (the CLI's lines, the OS progress bar). */
   event?(id: string, label: string, event: DeliveryEvent): void;
-  /** A run started, paused, resumed or ended. */
+  /** A run started, paused (pausing, then paused), resumed or ended. */
   state?(state: {
     id: string;
     state: TransferSnapshot['state'];
     paused: boolean;
+    finishing: number;
     running: boolean;
     error?: string;
   }): void;
@@ -751,7 +752,9 @@ export class DeliveryService {
       applyEvent(snapshot, byKey, record, event, changed);
       const paused =
         event.type === 'upload' &&
-        (event.event.type === 'paused' || event.event.type === 'resumed');
+        (event.event.type === 'pausing' ||
+          event.event.type === 'paused' ||
+          event.event.type === 'resumed');
       if (paused || event.type === 'phase' || event.type === 'batch') this.#sendState(run);
       sendProgress();
     };
@@ -820,6 +823,7 @@ export class DeliveryService {
       run.queue?.pause();
       run.gate.pause();
     } else {
+      run.snapshot.finishing = 0;
       run.queue?.resume();
       run.gate.resume();
     }
@@ -832,6 +836,7 @@ export class DeliveryService {
       id: run.id,
       state: snapshot.state,
       paused: snapshot.paused,
+      finishing: snapshot.finishing,
       running: snapshot.running,
       ...(snapshot.error ? { error: snapshot.error } : {}),
     });

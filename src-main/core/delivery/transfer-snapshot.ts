@@ -8,9 +8,12 @@ import type { DeliveryMode, DeliverySummary } from './delivery-summary.js';
 import { summarize } from './history.js';
 import type { DeliveryEvent } from './run-delivery.js';
 
-/** Where one file of a running delivery stands. */
-export type TransferFileState =
-  'queued' | 'uploading' | 'verifying' | 'ingesting' | 'done' | 'failed';
+/**
+ * Where one file of a running delivery stands: `verifying` while the uploader completes it and
+ * checks it with HeadObject, `done` once the bucket confirmed it (the request that ingests it has
+ * its own state, in `batches`).
+ */
+export type TransferFileState = 'queued' | 'uploading' | 'verifying' | 'done' | 'failed';
 
 /** A running (or just ended) delivery as the Transfers view shows it. */
 export interface TransferSnapshot {
@@ -25,6 +28,8 @@ export interface TransferSnapshot {
   state: 'planned' | 'uploading' | 'ingesting' | 'accepted' | 'failed';
   phase: 'upload' | 'confirm' | 'ingest' | 'done';
   paused: boolean;
+  /** While pausing: requests still in flight (they finish or are aborted within 1 s); else 0. */
+  finishing: number;
   running: boolean;
   confirmedBytes: number;
   totalBytes: number;
@@ -130,6 +135,7 @@ export function snapshotOf(
     state: record.state,
     phase: 'upload',
     paused: false,
+    finishing: 0,
     running: true,
     confirmedBytes: files.reduce((n, f) => n + f.confirmedBytes, 0),
     totalBytes: record.bytes.total,
@@ -163,24 +169,31 @@ export function applyEvent(
     const batch = snapshot.batches[event.index];
     if (batch) batch.state = event.state;
     changed?.batches.add(event.index);
-    const keys = record.batches[event.index]?.keys ?? [];
-    const state =
-      event.state === 'accepted' ? 'done' : event.state === 'failed' ? 'failed' : 'ingesting';
-    for (const key of keys) {
-      const file = byKey.get(key);
-      if (!file) continue;
-      file.state = state;
-      if (event.state === 'failed' && event.message) file.error = event.message;
-      changed?.files.add(key);
+    // A file is done once the bucket confirmed it; only a refused request changes that.
+    if (event.state === 'failed') {
+      for (const key of record.batches[event.index]?.keys ?? []) {
+        const file = byKey.get(key);
+        if (!file) continue;
+        file.state = 'failed';
+        if (event.message) file.error = event.message;
+        changed?.files.add(key);
+      }
     }
   } else if (event.type === 'upload') {
     const u = event.event;
     const file = 'key' in u ? byKey.get(u.key) : undefined;
-    if (u.type === 'progress') {
-      // The uploader counts only this run's files; files already accepted count as done.
-      const alreadyDone = snapshot.files
-        .filter((f) => f.state === 'done')
-        .reduce((n, f) => n + f.size, 0);
+    if (u.type === 'pausing') {
+      snapshot.finishing = u.finishing;
+    } else if (u.type === 'paused' || u.type === 'resumed') {
+      snapshot.finishing = 0;
+    } else if (u.type === 'progress') {
+      // The uploader counts only this run's files; those of requests accepted before it (no
+      // request is sent while uploading) count as done.
+      let alreadyDone = 0;
+      for (const batch of record.batches) {
+        if (batch.state !== 'accepted') continue;
+        for (const key of batch.keys) alreadyDone += byKey.get(key)?.size ?? 0;
+      }
       snapshot.confirmedBytes = alreadyDone + u.confirmedBytes;
       snapshot.bytesPerSecond = u.bytesPerSecond;
       snapshot.etaSeconds = u.etaSeconds;
@@ -195,8 +208,12 @@ export function applyEvent(
       file.state = 'uploading';
       delete file.error;
       changed?.files.add(file.key);
-    } else if (file && (u.type === 'file-done' || u.type === 'file-skipped')) {
+    } else if (file && u.type === 'file-verifying') {
       file.state = 'verifying';
+      changed?.files.add(file.key);
+    } else if (file && (u.type === 'file-done' || u.type === 'file-skipped')) {
+      // Both come after the uploader's HeadObject matched the file: it is in the bucket.
+      file.state = 'done';
       file.confirmedBytes = file.size;
       changed?.files.add(file.key);
     } else if (file && u.type === 'file-failed') {
@@ -252,6 +269,7 @@ export function applyFinal(
   snapshot.state = final.state;
   snapshot.running = false;
   snapshot.paused = false;
+  snapshot.finishing = 0;
   snapshot.phase = 'done';
   if (final.error) snapshot.error = final.error;
   else delete snapshot.error;
@@ -268,8 +286,10 @@ export function applyFinal(
     const view = byKey.get(file.key);
     if (!view) continue;
     const before = `${view.state}|${view.error ?? ''}`;
-    if (accepted.has(file.key) || final.state === 'accepted') {
+    if (accepted.has(file.key) || final.state === 'accepted' || file.state === 'confirmed') {
+      // Accepted, or confirmed in the bucket with its request still to send: the file is there.
       view.state = 'done';
+      view.confirmedBytes = view.size;
       delete view.error;
     } else if (file.state === 'failed') {
       view.state = 'failed';

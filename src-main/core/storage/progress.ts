@@ -1,3 +1,5 @@
+import { EtaEstimator, type EtaOptions } from './eta-estimator.js';
+
 /** A snapshot of upload progress, as the UI and the CLI show it. */
 export interface ProgressSnapshot {
   /** Bytes S3 has confirmed (parts acknowledged and journaled, or whole objects) over all files. */
@@ -5,9 +7,9 @@ export interface ProgressSnapshot {
   totalBytes: number;
   filesDone: number;
   filesTotal: number;
-  /** Bytes this run sent and S3 confirmed, per second: a moving average over the last few seconds. */
+  /** Bytes this run sent and S3 confirmed, per second: an exponentially weighted average. */
   bytesPerSecond: number;
-  /** Seconds left at the current rate, or null while the rate is unknown. */
+  /** Seconds left at that rate, or null while estimating (see `EtaEstimator`). */
   etaSeconds: number | null;
   /** Confirmed bytes per file key that changed since the previous snapshot. */
   files: Record<string, { confirmedBytes: number; size: number }>;
@@ -15,26 +17,42 @@ export interface ProgressSnapshot {
 
 /**
  * Tracks confirmed bytes per file and overall, and emits throttled snapshots (at most one per
- * `intervalMs`, plus a final one on `flush()`). Throughput is a moving average over a window of
- * samples, so one stalled part or a burst of completions doesn't swing the ETA.
+ * `intervalMs`, plus a final one on `flush()`). Throughput and ETA come from an `EtaEstimator`
+ * fed with bytes S3 confirmed, so neither a filling socket buffer nor a burst of completions
+ * swings them.
  */
 export class ProgressTracker {
   private confirmed = 0;
-  /** Of `confirmed`, the bytes that were in the bucket before this run (see `known`). */
-  private carried = 0;
   private total = 0;
   private filesTotal = 0;
   private filesDone = 0;
   private readonly perFile = new Map<string, { confirmedBytes: number; size: number }>();
   private readonly changed = new Set<string>();
-  private readonly samples: Array<{ t: number; bytes: number }> = [];
+  private readonly eta: EtaEstimator;
   private lastEmit = -Infinity;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly emit: (snapshot: ProgressSnapshot) => void,
-    private readonly options: { intervalMs?: number; windowMs?: number; now?: () => number } = {},
-  ) {}
+    private readonly options: { intervalMs?: number; eta?: EtaOptions; now?: () => number } = {},
+  ) {
+    this.eta = new EtaEstimator(options.eta);
+  }
+
+  /** The first byte of this run is handed to the network: the rate's clock starts. */
+  sending(): void {
+    this.eta.start(this.now());
+  }
+
+  /** The run is paused (nothing in flight): time stops counting towards the rate. */
+  pause(): void {
+    this.eta.pause(this.now());
+  }
+
+  /** The run continues after `pause()`. */
+  resume(): void {
+    this.eta.resume(this.now());
+  }
 
   /** Registers a file and its size before any bytes are counted. */
   addFile(key: string, size: number): void {
@@ -50,7 +68,7 @@ export class ProgressTracker {
    * failed part). They make the throughput.
    */
   confirm(key: string, bytes: number): void {
-    this.count(key, bytes);
+    if (this.count(key, bytes)) this.eta.confirmed(bytes, this.now());
   }
 
   /**
@@ -59,7 +77,7 @@ export class ProgressTracker {
    * single-PUT limit takes a resumed run's head start for link speed.
    */
   known(key: string, bytes: number): void {
-    if (this.count(key, bytes)) this.carried += bytes;
+    this.count(key, bytes);
   }
 
   private count(key: string, bytes: number): boolean {
@@ -88,8 +106,10 @@ export class ProgressTracker {
 
   /** The current figures, without the per-file detail. */
   snapshot(): ProgressSnapshot {
-    const rate = this.bytesPerSecond();
-    const remaining = this.total - this.confirmed;
+    const { bytesPerSecond, etaSeconds } = this.eta.estimate(
+      this.total - this.confirmed,
+      this.now(),
+    );
     const files: ProgressSnapshot['files'] = {};
     for (const key of this.changed) files[key] = { ...this.perFile.get(key)! };
     return {
@@ -97,33 +117,19 @@ export class ProgressTracker {
       totalBytes: this.total,
       filesDone: this.filesDone,
       filesTotal: this.filesTotal,
-      bytesPerSecond: Math.round(rate),
-      etaSeconds: rate > 0 ? Math.ceil(remaining / rate) : remaining === 0 ? 0 : null,
+      bytesPerSecond: Math.round(bytesPerSecond),
+      etaSeconds,
       files,
     };
   }
 
-  /** Confirmed bytes per second, as a moving average; 0 while too few samples tell. */
+  /** Confirmed bytes per second sent by this run, as the estimator sees it; 0 until known. */
   bytesPerSecond(): number {
-    this.sample(this.now());
-    return this.rate();
+    return this.eta.estimate(this.total - this.confirmed, this.now()).bytesPerSecond;
   }
 
   private now(): number {
     return (this.options.now ?? (() => performance.now()))();
-  }
-
-  private sample(now: number): void {
-    this.samples.push({ t: now, bytes: this.confirmed - this.carried });
-    const windowMs = this.options.windowMs ?? 5_000;
-    while (this.samples.length > 2 && now - this.samples[1]!.t > windowMs) this.samples.shift();
-  }
-
-  private rate(): number {
-    const first = this.samples[0];
-    const last = this.samples[this.samples.length - 1];
-    if (!first || !last || last.t - first.t < 200) return 0;
-    return Math.max(0, ((last.bytes - first.bytes) / (last.t - first.t)) * 1000);
   }
 
   private schedule(): void {

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
-import { createReadStream, ReadStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 
 import {
   AbortMultipartUploadCommand,
@@ -18,9 +19,11 @@ import { NetworkError } from '../network/reachability.js';
 import { expectedEtags, readFully } from './file-checksum.js';
 import { assertDeliveryKey } from './object-key.js';
 import { choosePartSize, partCount, partRange, singlePutLimit } from './part-size.js';
+import { paced } from './rate-limiter.js';
 import { backoffDelay, classifyFailure, sleep } from './retry.js';
 import { isUnsupported } from './s3-capabilities.js';
 import { reachabilityOf } from './s3-client.js';
+import { type Flight, PausedRequest } from './transfer-pause.js';
 import type { RestartReason, UploadContext } from './upload-context.js';
 import {
   type JournalEntry,
@@ -225,6 +228,7 @@ async function uploadOnce(
     ctx.emit({ type: 'file-start', key, localPath, size, resumedBytes: 0, multipart: false });
     etag = await putWhole(ctx, key, localPath, size, mtimeMs, planned);
     ctx.progress.confirm(key, size);
+    ctx.emit({ type: 'file-verifying', key });
   } else {
     etag = await uploadMultipart(ctx, key, localPath, size, mtimeMs, partSize, journal, writerFor);
   }
@@ -305,14 +309,17 @@ async function putWhole(
     }
   };
   const response = await withRetries(ctx, key, 'PutObject', (attempt) =>
-    holdingSlot(ctx, size, ctx.signal, async () => {
+    holdingSlot(ctx, ctx.signal, async (takeOff) => {
       await unchanged();
+      const wire = takeOff();
       ctx.emit({ type: 'part-start', key, partNumber: 1, bytes: size, attempt });
       ctx.stats.bytesSent += size;
-      const body =
+      const file =
         size === 0
-          ? new Uint8Array()
+          ? undefined
           : createReadStream(localPath, { start: 0, end: size - 1, highWaterMark: MiB });
+      const body =
+        file === undefined ? new Uint8Array() : ctx.limiter ? paced(file, ctx.limiter, wire) : file;
       try {
         const sent = await ctx.client.send(
           new PutObjectCommand({
@@ -322,12 +329,13 @@ async function putWhole(
             ContentLength: size,
             ContentMD5: md5,
           }),
-          { abortSignal: ctx.signal },
+          { abortSignal: wire },
         );
         await unchanged();
         return sent;
       } finally {
-        if (body instanceof ReadStream) body.destroy();
+        file?.destroy();
+        if (body !== file && body instanceof Readable) body.destroy();
       }
     }),
   );
@@ -336,26 +344,35 @@ async function putWhole(
 }
 
 /**
- * Runs `send` while holding one slot of the shared budget (and, with a bandwidth limit, the
- * tokens for `bytes`). A pause that began while this transfer waited for a slot holds it back too.
+ * Runs `send` while holding one slot of the shared budget. `send` calls `takeOff()` just before
+ * its request leaves and sends it with the signal it returns. A pause that began while this
+ * transfer waited for a slot, or was being read and hashed, holds it back; one that aborts it in
+ * flight (see `TransferPause`) sends it again after resume — neither counts as a failed attempt.
  */
 async function holdingSlot<T>(
   ctx: UploadContext,
-  bytes: number,
   signal: AbortSignal,
-  send: () => Promise<T>,
+  send: (takeOff: () => AbortSignal) => Promise<T>,
 ): Promise<T> {
   for (;;) {
     await ctx.whenRunning();
     await ctx.budget.acquire(signal);
-    if (!ctx.isPaused()) break;
-    ctx.budget.release();
-  }
-  try {
-    if (ctx.limiter) await ctx.limiter.take(bytes, signal);
-    return await send();
-  } finally {
-    ctx.budget.release();
+    let flight: Flight | undefined;
+    try {
+      if (ctx.isPaused()) continue;
+      return await send(() => {
+        flight = ctx.pause.open(signal);
+        if (!flight) throw new PausedRequest();
+        return flight.signal;
+      });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      if (error instanceof PausedRequest || flight?.pausedOut) continue;
+      throw error;
+    } finally {
+      flight?.close();
+      ctx.budget.release();
+    }
   }
 }
 
@@ -368,9 +385,9 @@ async function transfer<T>(
   ctx: UploadContext,
   slice: { localPath: string; start: number; length: number; capacity: number },
   signal: AbortSignal,
-  send: (data: Buffer, md5: string) => Promise<T>,
+  send: (data: Buffer, md5: string, takeOff: () => AbortSignal) => Promise<T>,
 ): Promise<T> {
-  return holdingSlot(ctx, slice.length, signal, async () => {
+  return holdingSlot(ctx, signal, async (takeOff) => {
     const buffer = ctx.buffers.take(slice.length, slice.capacity);
     try {
       const handle = await open(slice.localPath, 'r');
@@ -380,7 +397,7 @@ async function transfer<T>(
         await handle.close();
       }
       const md5 = await ctx.hashes.md5(buffer);
-      return await send(buffer, md5.toString('base64'));
+      return await send(buffer, md5.toString('base64'), takeOff);
     } finally {
       ctx.buffers.give(buffer);
     }
@@ -452,22 +469,34 @@ async function uploadMultipart(
     const slice = { localPath, start, length: bytes, capacity: partSize };
     const part = await withRetries(ctx, key, `UploadPart ${partNumber}`, (attempt) => {
       fileAbort.signal.throwIfAborted();
-      return transfer(ctx, slice, fileAbort.signal, async (data, md5) => {
+      return transfer(ctx, slice, fileAbort.signal, async (data, md5, takeOff) => {
+        const wire = takeOff();
         ctx.emit({ type: 'part-start', key, partNumber, bytes, attempt });
         ctx.stats.bytesSent += bytes;
-        const response = await ctx.client.send(
-          new UploadPartCommand({
-            Bucket: ctx.bucket,
-            Key: key,
-            UploadId: uploadId,
-            PartNumber: partNumber,
-            Body: data,
-            ContentLength: bytes,
-            ContentMD5: md5,
-          }),
-          { abortSignal: fileAbort.signal },
-        );
-        return { partNumber, etag: etagOf(response.ETag), md5, size: bytes } satisfies JournalPart;
+        const body = ctx.limiter ? paced(data, ctx.limiter, wire) : data;
+        try {
+          const response = await ctx.client.send(
+            new UploadPartCommand({
+              Bucket: ctx.bucket,
+              Key: key,
+              UploadId: uploadId,
+              PartNumber: partNumber,
+              Body: body,
+              ContentLength: bytes,
+              ContentMD5: md5,
+            }),
+            { abortSignal: wire },
+          );
+          return {
+            partNumber,
+            etag: etagOf(response.ETag),
+            md5,
+            size: bytes,
+          } satisfies JournalPart;
+        } finally {
+          // The pooled buffer goes back after this: nothing may read it any more.
+          if (body instanceof Readable) body.destroy();
+        }
       });
     });
     entry.parts.push(part);
@@ -503,6 +532,7 @@ async function uploadMultipart(
     ctx.signal.removeEventListener('abort', onRunAbort);
   }
 
+  ctx.emit({ type: 'file-verifying', key });
   const parts = [...entry.parts].sort((a, b) => a.partNumber - b.partNumber);
   // A journal trusted without ListParts may describe an upload the server already completed (a
   // crash between Complete and the journal write); s3rver then fails Complete with a 500, so

@@ -6,6 +6,7 @@ import type { HashPool } from './file-checksum.js';
 import type { ProgressSnapshot, ProgressTracker } from './progress.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { S3Capabilities } from './s3-capabilities.js';
+import type { TransferPause } from './transfer-pause.js';
 
 /** Why a file's upload started over from its first part. */
 export type RestartReason = 'local-file-changed' | 'upload-expired' | 'part-size-changed';
@@ -27,6 +28,9 @@ export type UploadEvent =
       size: number;
       reason: 'already-in-bucket';
     }
+  /** Every byte is in: the upload is being completed and checked with HeadObject. */
+  | { type: 'file-verifying'; key: string }
+  /** The bucket confirmed the file (HeadObject: its size; the ETag checked where one is known). */
   | { type: 'file-done'; key: string; localPath: string; size: number; etag: string }
   | { type: 'file-failed'; key: string; localPath: string; code: string; message: string }
   | { type: 'file-restarted'; key: string; reason: RestartReason }
@@ -41,6 +45,9 @@ export type UploadEvent =
       reason: string;
     }
   | { type: 'concurrency'; limit: number }
+  /** Paused, and `finishing` requests still in flight (they finish or are aborted within 1 s). */
+  | { type: 'pausing'; finishing: number }
+  /** Paused, and nothing in flight: no byte leaves until `resumed`. */
   | { type: 'paused' }
   | { type: 'resumed' }
   | ({ type: 'progress' } & ProgressSnapshot);
@@ -49,7 +56,7 @@ export type UploadEvent =
 export interface UploadOptions {
   /** Transfers in flight at once, files and parts together (default 8). */
   concurrency?: number;
-  /** Optional bandwidth limit in bytes per second. */
+  /** Optional bandwidth limit in bytes per second (bodies are paced to it in 64 KiB pieces). */
   bytesPerSecond?: number;
   /** Attempts per request before a file fails (default 8). */
   maxAttempts?: number;
@@ -97,6 +104,8 @@ export interface UploadContext {
   /** Resolves when the run is not paused. */
   whenRunning: () => Promise<void>;
   isPaused: () => boolean;
+  /** Gates each request as it leaves, and winds down those in flight on pause. */
+  pause: TransferPause;
   /** True when the abort is a stop (keep uploads and journals), not a cancel. */
   isStopping: () => boolean;
   emit: (event: UploadEvent) => void;

@@ -13,6 +13,7 @@ import { RateLimiter } from './rate-limiter.js';
 import { type FileOutcome, uploadFile, type UploadItem } from './resumable-upload.js';
 import { S3Capabilities } from './s3-capabilities.js';
 import { createS3Client, type S3Target } from './s3-client.js';
+import { TransferPause } from './transfer-pause.js';
 import type { UploadContext, UploadEvent, UploadOptions } from './upload-context.js';
 
 /** The result of a run: one outcome per file; `ok` only when every file is in the bucket. */
@@ -34,7 +35,18 @@ export const DEFAULT_CONCURRENCY = 8;
 export class UploadQueue {
   private readonly listeners = new Set<(event: UploadEvent) => void>();
   private readonly abort = new AbortController();
-  private paused: { promise: Promise<void>; resolve: () => void } | undefined;
+  private progress: ProgressTracker | undefined;
+  private readonly pauser = new TransferPause((state) => {
+    if (state.state === 'running') {
+      this.progress?.resume();
+      this.emit({ type: 'resumed' });
+    } else if (state.state === 'pausing') {
+      this.emit({ type: 'pausing', finishing: state.finishing });
+    } else {
+      this.progress?.pause();
+      this.emit({ type: 'paused' });
+    }
+  });
   private started = false;
   private stopping = false;
 
@@ -58,21 +70,18 @@ export class UploadQueue {
     return () => this.listeners.delete(listener);
   }
 
-  /** Stops starting new parts and files; transfers in flight finish. */
+  /**
+   * Starts no new request; requests in flight get 750 ms to finish, then are aborted and sent
+   * again on resume. Emits `pausing` (with the requests finishing) and then `paused` once
+   * nothing is in flight — see `TransferPause`.
+   */
   pause(): void {
-    if (this.paused) return;
-    let resolve!: () => void;
-    const promise = new Promise<void>((r) => (resolve = r));
-    this.paused = { promise, resolve };
-    this.emit({ type: 'paused' });
+    this.pauser.pause();
   }
 
   /** Continues after `pause()`. */
   resume(): void {
-    if (!this.paused) return;
-    this.paused.resolve();
-    this.paused = undefined;
-    this.emit({ type: 'resumed' });
+    this.pauser.resume();
   }
 
   /**
@@ -87,7 +96,7 @@ export class UploadQueue {
   /** Stops everything now, aborts the multipart uploads this run holds and clears their journals. */
   cancel(): void {
     this.abort.abort(Object.assign(new Error('Upload canceled.'), { name: 'AbortError' }));
-    this.paused?.resolve();
+    this.pauser.release();
   }
 
   /** Runs the uploads to the end (or to cancel) and reports every file's outcome. */
@@ -112,6 +121,8 @@ export class UploadQueue {
       probe.sawRate(snapshot.bytesPerSecond);
       this.emit({ type: 'progress', ...snapshot });
     });
+    this.progress = progress;
+    if (this.pauser.state.state === 'paused') progress.pause();
     const ctx: UploadContext = {
       client,
       bucket: target.bucket,
@@ -123,10 +134,15 @@ export class UploadQueue {
       capabilities: new S3Capabilities(),
       progress,
       signal: this.abort.signal,
-      whenRunning: () => this.paused?.promise ?? Promise.resolve(),
-      isPaused: () => this.paused !== undefined && !this.abort.signal.aborted,
+      whenRunning: () =>
+        this.abort.signal.aborted ? Promise.resolve() : this.pauser.whenRunning(),
+      isPaused: () => this.pauser.paused && !this.abort.signal.aborted,
+      pause: this.pauser,
       isStopping: () => this.stopping,
-      emit: (event) => this.emit(event),
+      emit: (event) => {
+        if (event.type === 'part-start') progress.sending();
+        this.emit(event);
+      },
       stats: { bytesSent: 0 },
       partSizeFloor: options.testPartSizeFloor ?? PART_LIMITS.floor,
       singlePutMax: Math.min(

@@ -170,6 +170,22 @@ describe.skipIf(missing.length > 0)('delivery operations and events', () => {
     const first = await ended(id);
     expect(first.state).toBe('failed');
     expect(first.error).toMatch(/1 file\(s\) could not be uploaded.*0028\.mp3/);
+    // Each file reads done once the bucket confirmed it — while requests are being sent, and
+    // after the run, also for the four whose request waits for 0028 — never left at verifying.
+    let view: TransferSnapshot | undefined;
+    for (const event of progress.filter((p) => p.id === id)) {
+      view = mergeProgress(view, event);
+      if (view.phase !== 'ingest') continue;
+      const states = new Set(view.files.map((f) => f.state));
+      expect([...states].sort()).toEqual(['done', 'failed']);
+    }
+    const counts = (files: TransferSnapshot['files']) =>
+      files.reduce<Record<string, number>>(
+        (n, f) => ({ ...n, [f.state]: (n[f.state] ?? 0) + 1 }),
+        {},
+      );
+    expect(counts(view!.files)).toEqual({ done: 29, failed: 1 });
+    expect(states.filter((s) => s.id === id).every((s) => s.finishing === 0)).toBe(true);
 
     const list = async () =>
       (await call<{ deliveries: DeliveryHistoryItem[] }>('deliveries:list', {})).deliveries.find(
