@@ -262,6 +262,8 @@ export const operations = {
     }),
   },
   loadLibrary: { channel: 'library:load', request: v.strictObject({}) },
+  /** Makes the larger library kept before the last shrinking save (Clear) the current one. */
+  restorePreviousLibrary: { channel: 'library:restore-previous', request: v.strictObject({}) },
   saveLibrary: {
     channel: 'library:save',
     request: v.strictObject({ session: LibrarySessionSchema }),
@@ -321,6 +323,8 @@ export interface GrantResult {
 export interface LoadedLibrary {
   session: LibrarySession | null;
   missing: string[];
+  /** The larger library kept before the last save that shrank it (Clear, Remove), if any. */
+  previous: { tracks: number; savedAt: string } | null;
 }
 
 /** A profile as the renderer sees it: everything but the secrets, which are only set or not. */
@@ -503,6 +507,7 @@ interface Results {
   useSessionSecrets: { secretStorage: 'memory' };
   listTags: TagList;
   loadLibrary: LoadedLibrary;
+  restorePreviousLibrary: LoadedLibrary;
   saveLibrary: { saved: true };
   planDelivery: DeliveryPlanView;
   startDelivery: { id: string };

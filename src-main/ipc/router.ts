@@ -5,7 +5,11 @@
 import { app } from '../core/app-info.js';
 import { CourierError } from '../core/errors.js';
 import { grantPicked, MissBudget } from '../core/files/grant-picked.js';
-import { loadLibrarySession, saveLibrarySession } from '../core/library/library-session.js';
+import {
+  loadLibrarySession,
+  restorePreviousSession,
+  saveLibrarySession,
+} from '../core/library/library-session.js';
 import { redactor } from '../core/log.js';
 import type { CoreServices } from '../core/services.js';
 import { appHandlers } from './app-handlers.js';
@@ -88,6 +92,9 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
     ...ledgerHandlers(services),
     async loadLibrary() {
       return loadLibrarySession(services.dataDir, services.grants);
+    },
+    async restorePreviousLibrary() {
+      return restorePreviousSession(services.dataDir, services.grants);
     },
     async saveLibrary({ session }) {
       await saveLibrarySession(services.dataDir, services.grants, session);

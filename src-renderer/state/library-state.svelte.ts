@@ -605,8 +605,37 @@ export class LibraryState {
       this.error = result.error.message;
       return;
     }
-    const { session, missing } = result.value;
-    if (!session || this.rows.length > 0) return;
+    this.previous = result.value.previous;
+    if (this.rows.length > 0) return;
+    this.#show(result.value);
+  }
+
+  /**
+   * The larger library main kept before the last save that shrank it (Clear, Remove), offered
+   * for restoring even after a restart; null when there is none.
+   */
+  previous = $state.raw<{ tracks: number; savedAt: string } | null>(null);
+
+  /** Makes the kept larger library the current one (the current is kept in its place). */
+  async restorePrevious(): Promise<void> {
+    await this.saveNow();
+    const result = await this.api.restorePreviousLibrary({});
+    if (!result.ok) {
+      this.error = result.error.message;
+      return;
+    }
+    this.#stack.clear();
+    this.undoLabel = undefined;
+    this.redoLabel = undefined;
+    this.previous = result.value.previous;
+    this.rows = [];
+    this.ignored = [];
+    this.#show(result.value);
+    this.editVersion++;
+  }
+
+  #show({ session, missing }: { session: LibrarySession | null; missing: string[] }): void {
+    if (!session) return;
     const gone = new Set(missing);
     this.rows = session.rows.map((row) => {
       // Without the File object tags can't be read after a restart: ask for the file again.

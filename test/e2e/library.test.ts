@@ -240,4 +240,26 @@ describe.skipIf(missing.length > 0)('the library in Chromium through the browser
       .toBe('Opening (Remastered)');
     await shot('library-clear-undone.png');
   });
+
+  it('restores a library cleared by mistake after the app restarted', async () => {
+    await page.getByRole('button', { name: 'Clear…' }).click();
+    await page
+      .getByRole('group', { name: 'Clear the library?' })
+      .getByRole('button', { name: 'Clear' })
+      .click();
+    await expect.poll(() => page.locator('[role="row"][data-row-id]').count()).toBe(0);
+    // The debounced save runs a second after the change.
+    await page.waitForTimeout(1500);
+    await page.reload();
+    const restore = page.getByRole('button', {
+      name: /^Restore the earlier library \(4 tracks, kept /,
+    });
+    await restore.waitFor();
+    await shot('library-restore-offered.png');
+    await restore.click();
+    await page.getByTestId('library-summary').getByText('4 tracks').waitFor();
+    await expect
+      .poll(() => text('Night Shift/01 Opening.mp3', 'title'))
+      .toBe('Opening (Remastered)');
+  });
 });

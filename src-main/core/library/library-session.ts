@@ -1,8 +1,11 @@
 /**
  * The library session on disk (`<dataDir>/library/session.json`): the renderer's rows and, beside
  * them, the absolute path of each granted file so that after a restart main can grant again the
- * files that are still there, unchanged, without the user picking them again.
+ * files that are still there, unchanged, without the user picking them again. A save that leaves
+ * fewer tracks than the session held (Clear, Remove) first keeps that session as
+ * `session.previous.json`, so a library emptied by mistake can be restored, even after a restart.
  */
+import { copyFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import * as v from 'valibot';
@@ -22,16 +25,36 @@ const StoredSchema = v.strictObject({
 
 type Stored = v.InferOutput<typeof StoredSchema>;
 
+/** A larger library kept before a save that shrank it: how many tracks, and when. */
+export interface PreviousSession {
+  tracks: number;
+  savedAt: string;
+}
+
 /** What loading gives: the session (null when none was saved) and the rows whose file is gone. */
 export interface LoadedSession {
   session: LibrarySession | null;
   /** Ids of rows whose file is missing or changed since it was added (main can't read it). */
   missing: string[];
+  /** The larger library kept before the last save that shrank it, when there is one. */
+  previous: PreviousSession | null;
 }
 
 /** The session file under a data directory. */
 export function sessionPath(dataDir: string): string {
   return join(dataDir, 'library', 'session.json');
+}
+
+/** Where the larger session before a shrinking save is kept. */
+function previousPath(dataDir: string): string {
+  return join(dataDir, 'library', 'session.previous.json');
+}
+
+/** The rows of a stored session file, or -1 when there is none (or it can't be read). */
+async function storedRows(path: string): Promise<number> {
+  const raw = await readJsonIfExists<unknown>(path).catch(() => undefined);
+  const parsed = raw === undefined ? null : v.safeParse(StoredSchema, raw);
+  return parsed?.success ? parsed.output.session.rows.length : -1;
 }
 
 /** Saves the session with the path of every granted file it names, atomically. */
@@ -55,7 +78,38 @@ export async function saveLibrarySession(
     }
   }
   const stored: Stored = { version: 1, files, session };
-  await writeJsonAtomic(sessionPath(dataDir), stored);
+  const current = sessionPath(dataDir);
+  if ((await storedRows(current)) > session.rows.length) {
+    // Kept whole before it is replaced: a copy, then a rename, so a crash leaves one or the other.
+    const temp = `${previousPath(dataDir)}.${process.pid}.tmp`;
+    await copyFile(current, temp);
+    await rename(temp, previousPath(dataDir));
+  }
+  await writeJsonAtomic(current, stored);
+}
+
+/** Makes the session kept before the last shrinking save the current one (the current is kept in its place). */
+export async function restorePreviousSession(
+  dataDir: string,
+  grants: FileGrants,
+): Promise<LoadedSession> {
+  const [current, previous] = [sessionPath(dataDir), previousPath(dataDir)];
+  if ((await storedRows(previous)) < 0) {
+    throw new CourierError('not_found', 'There is no earlier library to restore.');
+  }
+  const swap = `${previous}.${process.pid}.swap`;
+  await rename(previous, swap);
+  await rename(current, previous).catch(() => undefined);
+  await rename(swap, current);
+  return loadLibrarySession(dataDir, grants);
+}
+
+/** The previous session, when it holds more tracks than the current one. */
+async function previousSession(dataDir: string, rows: number): Promise<PreviousSession | null> {
+  const tracks = await storedRows(previousPath(dataDir));
+  if (tracks <= rows) return null;
+  const info = await stat(previousPath(dataDir));
+  return { tracks, savedAt: info.mtime.toISOString() };
 }
 
 /** Loads the saved session and grants again every file still on disk and unchanged. */
@@ -64,7 +118,9 @@ export async function loadLibrarySession(
   grants: FileGrants,
 ): Promise<LoadedSession> {
   const raw = await readJsonIfExists<unknown>(sessionPath(dataDir));
-  if (raw === undefined) return { session: null, missing: [] };
+  if (raw === undefined) {
+    return { session: null, missing: [], previous: await previousSession(dataDir, 0) };
+  }
   const parsed = v.safeParse(StoredSchema, raw);
   if (!parsed.success) {
     throw new CourierError(
@@ -83,5 +139,5 @@ export async function loadLibrarySession(
     }
   }
   const missing = session.rows.filter((row) => !regranted.has(row.id)).map((row) => row.id);
-  return { session, missing };
+  return { session, missing, previous: await previousSession(dataDir, session.rows.length) };
 }
