@@ -122,4 +122,22 @@ describe.skipIf(missing.length > 0)('a metadata CSV in Chromium through the brow
       .toMatch(/2 rows: 2 matched · 0 ambiguous · 0 unmatched — 0 changes/);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
+
+  it('exports an Excel workbook and imports it back as no change (leading zeros kept)', async () => {
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export Excel' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('courier-tracks.xlsx');
+    // The download's own path has no extension; a user's file keeps the name it was saved as.
+    const saved = join(app.home, file.suggestedFilename());
+    await file.saveAs(saved);
+    await page.getByTestId('import-csv').setInputFiles(saved);
+    const dialog = page.getByRole('dialog', { name: /Import/ });
+    await expect
+      .poll(async () =>
+        ((await dialog.getByTestId('csv-summary').textContent()) ?? '').replace(/\s+/g, ' '),
+      )
+      .toMatch(/2 rows: 2 matched · 0 ambiguous · 0 unmatched — 0 changes/);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
 });
