@@ -37,7 +37,7 @@ import { progressBar, speedAndEta } from './progress-line.js';
 const usage = [
   'courier deliver DIR --profile NAME --catalog ID --mode json|audio_only|audio_mapping',
   '        [--folder NAME] [--mapping FILE | --separator S --columns FIELD,FIELD,...] [--inline-mapping]',
-  '        [--metadata FILE.csv [--metadata-encoding auto|utf-8|utf-16le|utf-16be|windows-1252]]',
+  '        [--metadata FILE.csv|FILE.xlsx [--metadata-encoding auto|utf-8|utf-16le|utf-16be|windows-1252]]',
   '        [--download] [--ingestion-id ID] [--keep-delivered-files]',
   '        [--no-overwrite-audio] [--all] [--skip-invalid] [--accept-cut-short FILE]...',
   '        [--dry-run] [--yes] [--wait] [--verbose] [--json]',

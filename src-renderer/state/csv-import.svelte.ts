@@ -1,82 +1,117 @@
 /* eslint-disable svelte/prefer-svelte-reactivity -- Maps and Sets here are local lookups or
    plain caches; state is replaced as whole values, never mutated in place. */
 /**
- * CSV import and export of the grid, over the metadata CSV rules in core (shared with
- * `courier deliver --metadata`): the file is read from its bytes (encoding and delimiter
- * detected), CSV columns map onto grid columns (guessed from the headers, changeable), each row
- * matches one track (file, then outer_id, then an ISRC only one track carries), and every change
- * is previewed before one undoable command applies them. An empty cell never erases a value.
+ * Metadata import and export of the grid, CSV or .xlsx, over the metadata sheet rules in core
+ * (shared with `courier deliver --metadata`): the file is read from its bytes (a CSV's encoding
+ * and delimiter detected, a workbook's first sheet), its columns map onto the vocabulary's
+ * (guessed from the headers, changeable), each row joins one track (core's rule: file, then
+ * outer_id, then an ISRC only one track carries), a row that matches several tracks waits for
+ * the user to pick one or skip it, every change is shown with what validation says of it, and
+ * one undoable command applies them. An empty cell never erases a value.
  */
+import type { CsvTable } from '../../src-main/core/model/csv-text.js';
 import { formatCsv, readCsv } from '../../src-main/core/model/csv-text.js';
-import { metadataCells } from '../../src-main/core/model/metadata-columns.js';
+import type { MetadataColumnId } from '../../src-main/core/model/metadata-columns.js';
 import {
-  type CsvMapping,
+  type CsvChange as CoreChange,
+  type CsvNote,
   type CsvRowProblem,
   guessMapping,
   mergeCsv,
 } from '../../src-main/core/model/metadata-csv.js';
+import { isWorkbookName, metadataSheetRows } from '../../src-main/core/model/metadata-sheet.js';
 import type { DraftTrack } from '../../src-main/core/model/track.js';
-import { type Column, type ColumnId, isRowColumn, type RowColumnId } from './columns.js';
+import { readWorkbook, workbookBlob } from '../lib/workbook.js';
 import type { DraftEdit, LibraryRow, LibraryState } from './library-state.svelte.js';
 
-/** Where a CSV column goes: a grid column, or nowhere. */
-export type CsvTarget = Exclude<ColumnId, RowColumnId> | '';
+/** Where a sheet column goes: a column of the vocabulary, or nowhere. */
+export type CsvTarget = MetadataColumnId | '';
 
-/** One change the import would make. */
-export interface CsvChange {
-  id: string;
-  file: string;
-  column: Exclude<ColumnId, RowColumnId>;
-  header: string;
-  before: string;
-  after: string;
-}
+/** One change the import would make, on the row with this id. */
+export type CsvChange = Omit<CoreChange, 'track'> & { id: string };
 
-/** The grid column a CSV header most likely means. */
+/** The column a header most likely means. */
 export function guessTarget(header: string): CsvTarget {
   return guessMapping([header])[0] ?? '';
 }
 
-/** The grid's rows (view order, visible columns but status) as CSV text with column ids as headers. */
-export function exportCsv(rows: readonly LibraryRow[], visible: readonly Column[]): string {
-  const ids = visible.map((c) => c.id).filter((id) => !isRowColumn(id));
-  // The cells' full text (lyrics in full, not "Yes"), as `courier deliver --metadata` reads it.
-  return formatCsv([ids, ...rows.map((row) => ids.map((id) => metadataCells[id].get(row.draft)))]);
+/** The file types the import reads. */
+export const importAccept = '.csv,.tsv,.txt,.xlsx,text/csv';
+
+/**
+ * The tracks as CSV: every column of the vocabulary (ids as headers), rows in view order. A BOM
+ * first, so Excel opens the UTF-8 as UTF-8 (without it, it reads Windows-1252 and saves mojibake).
+ */
+export function exportCsv(rows: readonly LibraryRow[]): string {
+  return `\ufeff${formatCsv(metadataSheetRows(rows.map((row) => row.draft)))}`;
 }
 
-/** What an import would do with the current mapping. */
+/** The tracks as an .xlsx workbook: the same columns as the CSV, every cell text. */
+export function exportXlsx(rows: readonly LibraryRow[]): Promise<Blob> {
+  return workbookBlob(metadataSheetRows(rows.map((row) => row.draft)));
+}
+
+/** What an import would do with the current mapping and choices. */
 export interface CsvPreview {
   changes: CsvChange[];
-  /** Rows that match exactly one track. */
+  /** Rows that match exactly one track (an ambiguous one once a track is picked). */
   matched: number;
   /** Row numbers (the header is 1) that match no track. */
   unmatched: number[];
-  /** Rows that would match several tracks: they change nothing. */
+  /** Rows that match several tracks and wait for a pick: they change nothing. */
   ambiguous: CsvRowProblem[];
+  /** Ambiguous rows the user skipped. */
+  skipped: CsvRowProblem[];
+  /** Cells kept as the track's own value a spreadsheet rewrote (leading zeros dropped). */
+  notes: CsvNote[];
+  /** Changes whose new value validation rejects (errors). */
+  invalid: number;
 }
 
-/** One CSV file being imported: its mapping and the preview of what it would change. */
+/** One sheet being imported: its mapping, the picks for ambiguous rows, and the preview. */
 export class CsvImport {
   readonly headers: string[];
   readonly body: string[][];
   readonly #lines: number[];
   mapping = $state<CsvTarget[]>([]);
+  /** For an ambiguous row (by line): the file picked, or null to skip the row. */
+  choices = $state.raw<ReadonlyMap<number, string | null>>(new Map());
 
-  /** What the import would do with the current mapping. */
+  /** What the import would do with the current mapping and choices. */
   readonly preview = $derived.by(() => this.#compute());
 
-  /** Reads the file's bytes; throws a CourierError with one line when they are not a text CSV. */
+  /** A CSV's bytes, or a sheet already read; throws a CourierError with one line for bad bytes. */
   constructor(
     private readonly library: LibraryState,
-    bytes: Uint8Array,
+    source: Uint8Array | Pick<CsvTable, 'header' | 'rows'>,
     readonly fileName = 'CSV',
   ) {
-    const table = readCsv(bytes, { name: fileName });
+    const table = ArrayBuffer.isView(source) ? readCsv(source, { name: fileName }) : source;
     this.headers = table.header;
     this.body = table.rows.map((row) => row.cells);
     this.#lines = table.rows.map((row) => row.line);
     this.mapping = guessMapping(this.headers);
   }
+
+  /** Reads a picked file: an .xlsx workbook (first sheet) or a CSV. */
+  static async open(
+    library: LibraryState,
+    bytes: Uint8Array,
+    fileName: string,
+  ): Promise<CsvImport> {
+    const source = isWorkbookName(fileName) ? await readWorkbook(bytes, fileName) : bytes;
+    return new CsvImport(library, source, fileName);
+  }
+
+  /** Says which track an ambiguous row is for (one of its candidates), or null to skip it. */
+  choose(line: number, file: string | null | undefined): void {
+    const next = new Map(this.choices);
+    if (file === undefined) next.delete(line);
+    else next.set(line, file);
+    this.choices = next;
+  }
+
+  #drafts = new Map<string, DraftTrack>();
 
   #compute(): CsvPreview {
     const rows = this.library.rows.filter((row) => row.status === 'ready');
@@ -84,20 +119,26 @@ export class CsvImport {
     const merge = mergeCsv(
       rows.map((row) => row.draft),
       { header: this.headers, rows: csvRows },
-      this.mapping as CsvMapping,
+      this.mapping,
+      this.choices,
     );
     this.#drafts = new Map(
       [...new Set(merge.changes.map((c) => c.track))].map((i) => [rows[i]!.id, merge.drafts[i]!]),
     );
+    const changes = merge.changes.map(({ track, ...change }) => ({
+      id: rows[track]!.id,
+      ...change,
+    }));
     return {
-      changes: merge.changes.map(({ track, ...change }) => ({ id: rows[track]!.id, ...change })),
+      changes,
       matched: merge.matched,
       unmatched: merge.unmatched.map((row) => row.line),
       ambiguous: merge.ambiguous,
+      skipped: merge.skipped,
+      notes: merge.notes,
+      invalid: changes.filter((c) => c.findings.some((f) => f.level === 'error')).length,
     };
   }
-
-  #drafts = new Map<string, DraftTrack>();
 
   /** Applies every previewed change as one undoable command; returns the tracks changed. */
   apply(): number {

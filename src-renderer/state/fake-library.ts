@@ -19,6 +19,7 @@ export interface FakeTags {
   album?: string;
   upc?: string;
   track?: string;
+  disk?: string;
   date?: string;
   /** The master's QC properties, as the reader would give them. */
   audio?: AudioProperties;
@@ -36,11 +37,12 @@ export function fakeDraft(file: string, tags: FakeTags): DraftTrack {
   if (tags.date) draft.releaseDate = { value: tags.date, source: tag('TDRC') };
   if (tags.artist)
     draft.artists = { value: [{ name: tags.artist, role: 'Main' }], source: tag('TPE1') };
-  if (tags.album || tags.upc || tags.track) {
+  if (tags.album || tags.upc || tags.track || tags.disk) {
     draft.album = {};
     if (tags.album) draft.album.title = { value: tags.album, source: tag('TALB') };
     if (tags.upc) draft.album.upc = { value: tags.upc, source: tag('TXXX:BARCODE') };
     if (tags.track) draft.album.trackPosition = { value: tags.track, source: tag('TRCK') };
+    if (tags.disk) draft.album.diskNumber = { value: tags.disk, source: tag('TPOS') };
   }
   return draft;
 }

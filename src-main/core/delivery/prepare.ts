@@ -6,17 +6,21 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 
+import { readSheet } from 'read-excel-file/node';
+
 import { CourierError } from '../errors.js';
 import { isDeliverable, listLocalFiles } from '../files/local-files.js';
 import type { CsvEncoding } from '../model/csv-text.js';
 import { draftToTrack } from '../model/ingestion-body.js';
 import {
+  checkMetadataTable,
   type CsvMerge,
   mergeCsv,
   mergeFindings,
   readMetadataCsv,
   urlRowDraft,
 } from '../model/metadata-csv.js';
+import { isWorkbookName, sheetTable } from '../model/metadata-sheet.js';
 import { type FileReadResult, finishScanDrafts } from '../model/read-result.js';
 import type { DraftTrack } from '../model/track.js';
 import { validateDelivery } from '../model/validate.js';
@@ -61,16 +65,29 @@ export interface PreparedInput {
   reads: Map<string, FileReadResult>;
 }
 
-/** Reads a metadata CSV file; every column must be known (see `readMetadataCsv`). */
+/**
+ * Reads a metadata CSV or .xlsx workbook (its first sheet); every column must be known (see
+ * `checkMetadataTable`).
+ */
 async function readMetadataFile(path: string, encoding: CsvEncoding | undefined) {
   const name = basename(path);
   const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
     throw new CourierError(
       'csv-unreadable',
-      `cannot read the metadata CSV ${path} (${error.code ?? error.message}); check the path`,
+      `cannot read the metadata file ${path} (${error.code ?? error.message}); check the path`,
     );
   });
-  return { name, ...readMetadataCsv(bytes, { encoding, name }) };
+  if (!isWorkbookName(name)) return { name, ...readMetadataCsv(bytes, { encoding, name }) };
+  // Numbers unparsed: a code typed as a number keeps every digit the file stores.
+  const rows = await readSheet(bytes, { parseNumber: (text) => text, trim: false }).catch(
+    (error: unknown) => {
+      throw new CourierError(
+        'csv-unreadable',
+        `${name} cannot be read as an .xlsx workbook (${error instanceof Error ? error.message : String(error)}); save it again from the spreadsheet as .xlsx or CSV UTF-8`,
+      );
+    },
+  );
+  return { name, ...checkMetadataTable(sheetTable(rows), name) };
 }
 
 /** Reads what a plan needs from the disk. */

@@ -1,12 +1,12 @@
 /**
  * The one album identity, used by validation (`courier scan`, planning) and the grid alike: an
- * album is its UPC, else its title with its album artist (two "Greatest Hits" by two artists
+ * album is its UPC (leading zeros aside: a UPC-A and its EAN-13 form are one album), else its title with its album artist (two "Greatest Hits" by two artists
  * are two albums), else its title in its folder (a compilation without an album artist stays one
  * album; disc folders count as their parent), else — for grouping only — its folder. And the track-position rules of each
  * album and disk: gaps (a warning) and duplicates (validation's error; the album header shows
  * both at a glance).
  */
-import { normalizeGtin } from './gtin.js';
+import { gtinKey } from './gtin.js';
 import { normalizePosition } from './ingestion-body.js';
 import { artistRoles } from './tags-to-track.js';
 import type { DraftTrack, Finding } from './track.js';
@@ -40,7 +40,7 @@ function computeAlbum(draft: DraftTrack): { key: string; label: string } {
   const upc = album?.upc?.value.trim();
   if (upc) {
     const title = album?.title?.value.trim();
-    return { key: `upc:${normalizeGtin(upc)}`, label: title ? `${title} (${upc})` : `UPC ${upc}` };
+    return { key: `upc:${gtinKey(upc)}`, label: title ? `${title} (${upc})` : `UPC ${upc}` };
   }
   const title = album?.title?.value.trim();
   const folder = albumFolder(draft.file);

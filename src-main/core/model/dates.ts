@@ -48,6 +48,13 @@ export function toYyyymmdd(raw: string): string | null {
 /** Why a raw date cannot be sent, with its level, or null when it is a full real date. */
 export function dateProblem(raw: string): { level: 'error' | 'warning'; message: string } | null {
   const date = parseDate(raw);
+  if (!date && /^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$/.test(raw.trim())) {
+    // What a spreadsheet writes back for a date it recognised, in the computer's local order.
+    return {
+      level: 'error',
+      message: `'${raw}' has day and month in a local order that cannot be told apart (a spreadsheet rewrites dates so); write it as YYYY-MM-DD`,
+    };
+  }
   if (!date) return { level: 'error', message: `'${raw}' is not a date (expected YYYY-MM-DD)` };
   if (date.month === undefined || date.day === undefined) {
     return {

@@ -1,20 +1,28 @@
 /**
- * A metadata CSV merged over drafts, the same for the grid's import and `courier deliver
- * --metadata`: headers mapped onto the shared column vocabulary, each row matched to one track
- * (file, then outer_id, then ISRC only when it names exactly one track), and each non-empty cell
- * written through its column. An empty cell never erases; a row that would match several tracks
- * changes nothing and is reported.
+ * A metadata sheet (CSV or .xlsx) merged over drafts, the same for the grid's import and
+ * `courier deliver --metadata`: headers mapped onto the shared column vocabulary, each row
+ * joined to one track — by its file (relative path), else its outer_id, else its ISRC only when
+ * exactly one track carries it; the first key a row has that matches decides — and each
+ * non-empty cell written through its column and validated. An empty cell never erases; a row
+ * that matches several tracks changes nothing until a choice names one of them (or skips it);
+ * a value that is the track's own as a spreadsheet rewrote it (leading zeros dropped) is kept.
  */
 import { UsageError } from '../errors.js';
 import { type CsvTable, readCsv, type ReadCsvOptions } from './csv-text.js';
+import { toYyyymmdd } from './dates.js';
+import { normalizeGtin, sameGtin } from './gtin.js';
+import { normalizePosition } from './ingestion-body.js';
 import { normalizeIsrc } from './isrc.js';
 import {
   acceptedHeaders,
   columnForHeader,
   metadataCells,
   type MetadataColumnId,
+  metadataColumnLabels,
+  sheetColumnIds,
 } from './metadata-columns.js';
 import type { DraftTrack, Finding } from './track.js';
+import { upcSpellingFindings, validateTrack } from './validate.js';
 
 /** Where each CSV column goes, by header index: a metadata column, or nowhere (''). */
 export type CsvMapping = (MetadataColumnId | '')[];
@@ -58,15 +66,25 @@ export function strictMapping(header: readonly string[], name = 'the CSV'): CsvM
 
 /**
  * Reads a metadata CSV for `courier deliver --metadata`: bytes decoded and parsed as `readCsv`
- * does, every header naming a column, no row wider than the header. Throws a one-line
- * CourierError (unreadable bytes) or UsageError (columns, cells).
+ * does, then checked as `checkMetadataTable` does. Throws a one-line CourierError (unreadable
+ * bytes) or UsageError (columns, cells).
  */
 export function readMetadataCsv(
   bytes: Uint8Array,
   options: ReadCsvOptions = {},
-): { table: CsvTable; mapping: CsvMapping } {
+): { table: Pick<CsvTable, 'header' | 'rows'>; mapping: CsvMapping } {
   const name = options.name ?? 'the CSV';
-  const table = readCsv(bytes, { ...options, name });
+  return checkMetadataTable(readCsv(bytes, { ...options, name }), name);
+}
+
+/**
+ * A metadata sheet (CSV or .xlsx) as the CLI takes it: a header row, every header naming a
+ * column, no row wider than the header. Throws a UsageError naming what to fix.
+ */
+export function checkMetadataTable(
+  table: Pick<CsvTable, 'header' | 'rows'>,
+  name = 'the CSV',
+): { table: Pick<CsvTable, 'header' | 'rows'>; mapping: CsvMapping } {
   if (table.header.length === 0) {
     throw new UsageError(`${name} is empty; it needs a header row naming its columns`);
   }
@@ -149,15 +167,30 @@ export function rowMatcher(drafts: readonly DraftTrack[]): (keys: RowKeys) => Ro
   };
 }
 
+/** Which track an ambiguous row is for, by its line: the chosen file, or null to skip the row. */
+export type CsvChoices = ReadonlyMap<number, string | null>;
+
 /** One change a CSV makes to a track. */
 export interface CsvChange {
   /** The index of the track among the drafts merged over. */
   track: number;
   file: string;
+  /** The row it comes from (the header is row 1). */
+  line: number;
   column: MetadataColumnId;
   header: string;
   before: string;
   after: string;
+  /** What validation says of the new value (the rules of `validate.ts`), empty when it is fine. */
+  findings: Finding[];
+}
+
+/** A cell left unapplied because it is the track's value as a spreadsheet rewrote it. */
+export interface CsvNote {
+  line: number;
+  file: string;
+  column: MetadataColumnId;
+  message: string;
 }
 
 /** A row that matched no track, or several. */
@@ -175,10 +208,14 @@ export interface CsvMerge {
   /** Every draft, the changed ones replaced. */
   drafts: DraftTrack[];
   changes: CsvChange[];
-  /** Rows that matched exactly one track. */
+  /** Rows that matched exactly one track (an ambiguous row once a track is chosen for it). */
   matched: number;
   unmatched: CsvRowProblem[];
+  /** Rows that match several tracks and no choice says which: they change nothing. */
   ambiguous: CsvRowProblem[];
+  /** Ambiguous rows the user chose to skip. */
+  skipped: CsvRowProblem[];
+  notes: CsvNote[];
 }
 
 function keysOf(cells: readonly string[], mapping: CsvMapping): RowKeys {
@@ -196,32 +233,122 @@ function describeKeys(keys: RowKeys): string {
   return 'no file, outer_id or isrc';
 }
 
+const digits = /^\d+$/;
+
+/** Whether `after` is `before` with its leading zeros dropped, as a spreadsheet writes a code it read as a number. */
+function zerosDropped(before: string, after: string): boolean {
+  return (
+    digits.test(before) &&
+    digits.test(after) &&
+    after.length < before.length &&
+    after.padStart(before.length, '0') === before
+  );
+}
+
+/**
+ * Whether a cell says what the draft already says in another spelling: not a change. Returns
+ * 'same' (silently), 'spreadsheet' (the value as a spreadsheet rewrote it: kept, with a note), or
+ * undefined when it is a change.
+ */
+function sameValue(
+  id: MetadataColumnId,
+  before: string,
+  after: string,
+): 'same' | 'spreadsheet' | undefined {
+  if (before === '') return undefined;
+  switch (id) {
+    case 'isrc':
+      return normalizeIsrc(before) === normalizeIsrc(after) ? 'same' : undefined;
+    case 'upc':
+      if (normalizeGtin(before) === normalizeGtin(after)) return 'same';
+      // Shorter: the zeros a spreadsheet dropped. Longer (the EAN-13 form of a UPC-A): a change.
+      return sameGtin(before, after) && normalizeGtin(after).length < normalizeGtin(before).length
+        ? 'spreadsheet'
+        : undefined;
+    case 'track':
+    case 'disk':
+      return normalizePosition(before) === normalizePosition(after) ? 'same' : undefined;
+    case 'release_date':
+    case 'album_release_date': {
+      const date = toYyyymmdd(before);
+      return date !== null && date === toYyyymmdd(after) ? 'same' : undefined;
+    }
+    case 'outer_id':
+    case 'catalog_number':
+      return zerosDropped(before.trim(), after) ? 'spreadsheet' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The validation fields (`Finding.field`) a column's value is checked under. */
+const checkedFields: Partial<Record<MetadataColumnId, readonly string[]>> = {
+  outer_id: ['outer_id'],
+  isrc: ['isrc'],
+  upc: ['album.upc'],
+  release_date: ['release_date', 'album.release_date'],
+  album_release_date: ['album.release_date'],
+  track: ['album.track_position'],
+  disk: ['album.disk_number'],
+};
+
+/** A row's cells by column, in the vocabulary's order (a later column may refine an earlier). */
+function cellsInOrder(
+  cells: readonly string[],
+  mapping: CsvMapping,
+): { id: MetadataColumnId; index: number }[] {
+  return sheetColumnIds.flatMap((id) => {
+    const index = mapping.indexOf(id);
+    return index >= 0 ? [{ id, index }] : [];
+  });
+}
+
 /**
  * Writes a row's non-empty cells onto a draft through their columns (source: the CSV column);
- * returns the new draft and what changed. The file column names the track and is not written.
+ * returns the new draft, what changed (each new value with what validation says of it) and the
+ * cells left alone as the draft's own value rewritten by a spreadsheet. The file column names
+ * the track and is not written.
  */
 export function applyRow(
   draft: DraftTrack,
   cells: readonly string[],
   header: readonly string[],
   mapping: CsvMapping,
-): { draft: DraftTrack; changes: Omit<CsvChange, 'track' | 'file'>[] } {
-  const changes: Omit<CsvChange, 'track' | 'file'>[] = [];
+): {
+  draft: DraftTrack;
+  changes: Omit<CsvChange, 'track' | 'file' | 'line'>[];
+  notes: Omit<CsvNote, 'line' | 'file'>[];
+} {
+  const changes: Omit<CsvChange, 'track' | 'file' | 'line'>[] = [];
+  const notes: Omit<CsvNote, 'line' | 'file'>[] = [];
   let next = draft;
-  mapping.forEach((id, i) => {
-    const cell = id ? metadataCells[id] : undefined;
-    if (!id || !cell?.set) return;
-    const value = (cells[i] ?? '').trim();
-    if (value === '') return;
+  for (const { id, index } of cellsInOrder(cells, mapping)) {
+    const cell = metadataCells[id];
+    if (!cell.set) continue;
+    const value = (cells[index] ?? '').trim();
+    if (value === '') continue;
     const before = cell.get(next);
-    if (before === value) return;
-    // The same identifier spelt differently (GB-AYE-… vs GBAYE…) is not a change.
-    if (id === 'isrc' && normalizeIsrc(before) === normalizeIsrc(value)) return;
-    const column = header[i] ?? id;
+    if (before === value) continue;
+    const same = sameValue(id, before, value);
+    if (same === 'spreadsheet') {
+      notes.push({
+        column: id,
+        message: `${metadataColumnLabels[id]} '${value}' is '${before}' without its leading zeros (a spreadsheet drops them); '${before}' is kept`,
+      });
+    }
+    if (same) continue;
+    const column = header[index] ?? id;
     next = cell.set(next, value, { kind: 'csv', column });
-    changes.push({ column: id, header: column, before, after: value });
-  });
-  return { draft: next, changes };
+    changes.push({ column: id, header: column, before, after: value, findings: [] });
+  }
+  if (changes.length > 0) {
+    const findings = validateTrack(next);
+    for (const change of changes) {
+      const fields = checkedFields[change.column] ?? [];
+      change.findings = findings.filter((f) => f.field && fields.includes(f.field));
+    }
+  }
+  return { draft: next, changes, notes };
 }
 
 /**
@@ -243,15 +370,27 @@ export function urlRowDraft(
   return applyRow(draft, cells, header, mapping).draft;
 }
 
-/** Merges a CSV's rows over drafts (never mutating them); see the module comment for the rules. */
+/**
+ * Merges a sheet's rows over drafts (never mutating them); see the module comment for the rules.
+ * `choices` say which track an ambiguous row is for (one of the files it matches) or to skip it.
+ */
 export function mergeCsv(
   drafts: readonly DraftTrack[],
   table: Pick<CsvTable, 'header' | 'rows'>,
   mapping: CsvMapping,
+  choices: CsvChoices = new Map(),
 ): CsvMerge {
   const match = rowMatcher(drafts);
   const next = [...drafts];
-  const result: CsvMerge = { drafts: next, changes: [], matched: 0, unmatched: [], ambiguous: [] };
+  const result: CsvMerge = {
+    drafts: next,
+    changes: [],
+    matched: 0,
+    unmatched: [],
+    ambiguous: [],
+    skipped: [],
+    notes: [],
+  };
   for (const row of table.rows) {
     const keys = keysOf(row.cells, mapping);
     const found = match(keys);
@@ -259,26 +398,44 @@ export function mergeCsv(
       result.unmatched.push({ line: row.line, key: describeKeys(keys), tracks: [] });
       continue;
     }
+    let i: number;
     if (found.kind === 'several') {
-      const tracks = found.indexes.map((i) => drafts[i]!.file);
-      result.ambiguous.push({ line: row.line, key: describeKeys(keys), tracks });
-      continue;
+      const tracks = found.indexes.map((t) => drafts[t]!.file);
+      const problem = { line: row.line, key: describeKeys(keys), tracks };
+      const choice = choices.get(row.line);
+      const chosen = choice ? found.indexes[tracks.indexOf(choice)] : undefined;
+      if (choice === null) result.skipped.push(problem);
+      if (chosen === undefined) {
+        if (choice !== null) result.ambiguous.push(problem);
+        continue;
+      }
+      i = chosen;
+    } else {
+      i = found.index;
     }
     result.matched++;
-    const i = found.index;
+    const file = drafts[i]!.file;
     const applied = applyRow(next[i]!, row.cells, table.header, mapping);
     next[i] = applied.draft;
     for (const change of applied.changes) {
-      result.changes.push({ track: i, file: drafts[i]!.file, ...change });
+      result.changes.push({ track: i, file, line: row.line, ...change });
     }
+    for (const note of applied.notes) result.notes.push({ line: row.line, file, ...note });
+  }
+  // One UPC written two ways (a spreadsheet dropped the zeros of one) is one album: say so.
+  const changedUpc = new Map(
+    result.changes.filter((c) => c.column === 'upc').map((c) => [c.track, c]),
+  );
+  if (changedUpc.size > 0) {
+    for (const [i, finding] of upcSpellingFindings(next)) changedUpc.get(i)?.findings.push(finding);
   }
   return result;
 }
 
-/** The warnings for rows that matched no track or several, one line each. */
 /** Up to this many unmatched rows get a finding each; more are one finding with a count. */
 const UNMATCHED_LISTED = 3;
 
+/** The warnings for rows that matched no track or several, and for cells kept, one line each. */
 export function mergeFindings(merge: CsvMerge, name = 'the CSV'): Finding[] {
   const shown = (files: string[]) =>
     files.length > 3
@@ -301,5 +458,9 @@ export function mergeFindings(merge: CsvMerge, name = 'the CSV'): Finding[] {
           level: 'warning' as const,
           message: `${name} row ${row.line} (${row.key}) matches no track; nothing from it was applied`,
         }))),
+    ...merge.notes.map((note) => ({
+      level: 'warning' as const,
+      message: `${name} row ${note.line} (${note.file}): ${note.message}`,
+    })),
   ];
 }

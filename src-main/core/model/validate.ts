@@ -6,7 +6,7 @@
 import { albumOf, isNamedAlbum, placeOf, positionGaps } from './albums.js';
 import { type ArtistEvidence, artistEvidence, suggestArtistSplit } from './artists.js';
 import { dateProblem } from './dates.js';
-import { gtinProblem, normalizeGtin } from './gtin.js';
+import { gtinKey, gtinProblem, normalizeGtin } from './gtin.js';
 import { normalizePosition } from './ingestion-body.js';
 import { isValidIsrc, normalizeIsrc } from './isrc.js';
 import type { DraftTrack, Finding } from './track.js';
@@ -122,7 +122,7 @@ function groupBy(drafts: DraftTrack[], key: (d: DraftTrack) => string | undefine
 }
 
 /** The files of `indexes` but `self`: three named, the rest counted (linear in a large group). */
-function others(drafts: DraftTrack[], indexes: number[], self: number): string {
+function others(drafts: readonly DraftTrack[], indexes: number[], self: number): string {
   const shown: string[] = [];
   for (const i of indexes) {
     if (shown.length === 3) break;
@@ -175,5 +175,46 @@ export function validateDelivery(drafts: DraftTrack[]): Finding[][] {
     }
   }
   for (const [i, gap] of positionGaps(drafts)) findings[i]!.push(gap);
+  for (const [i, finding] of upcSpellingFindings(drafts)) findings[i]!.push(finding);
   return findings;
+}
+
+/**
+ * The warnings for one UPC written with and without its leading zeros (a spreadsheet drops
+ * them): one album by `gtinKey`, but the tracks not spelt as most are told the album's spelling.
+ */
+export function upcSpellingFindings(drafts: readonly DraftTrack[]): [number, Finding][] {
+  const byKey = new Map<string, Map<string, number[]>>();
+  drafts.forEach((draft, i) => {
+    const raw = draft.album?.upc?.value.trim();
+    if (!raw) return;
+    const key = gtinKey(raw);
+    const spellings = byKey.get(key) ?? new Map<string, number[]>();
+    byKey.set(key, spellings);
+    const spelt = normalizeGtin(raw);
+    spellings.set(spelt, [...(spellings.get(spelt) ?? []), i]);
+  });
+  const found: [number, Finding][] = [];
+  for (const spellings of byKey.values()) {
+    if (spellings.size < 2) continue;
+    // The album's spelling: the one most tracks have, the longer one on a tie.
+    const [main, mainTracks] = [...spellings].reduce((a, b) =>
+      b[1].length > a[1].length || (b[1].length === a[1].length && b[0].length > a[0].length)
+        ? b
+        : a,
+    );
+    for (const [spelt, indexes] of spellings) {
+      if (spelt === main) continue;
+      for (const i of indexes) {
+        found.push([
+          i,
+          warning(
+            'album.upc',
+            `UPC/EAN '${spelt}' is ${main} (as on ${others(drafts, [i, ...mainTracks], i)}) written without its leading zeros, as a spreadsheet writes it; the same album: write it as ${main}`,
+          ),
+        ]);
+      }
+    }
+  }
+  return found;
 }

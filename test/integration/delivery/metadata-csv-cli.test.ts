@@ -2,9 +2,11 @@ import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { beforeAll, describe, expect, it } from 'vitest';
+import writeExcelFile from 'write-excel-file/node';
 
 import type { DeliveryRecord } from '../../../src-main/core/delivery/delivery-record.js';
 import type { PlanFinding } from '../../../src-main/core/delivery/plan.js';
+import { textCells } from '../../../src-main/core/model/metadata-sheet.js';
 import { missingFixtureTools } from '../../support/audio-fixtures.js';
 import { isrcOf, makeTaggedTracks, useCliSandbox } from './delivery-helpers.js';
 
@@ -134,13 +136,38 @@ describe.skipIf(missing.length > 0)('courier deliver --metadata', () => {
     );
   });
 
-  it('refuses a spreadsheet that is not a CSV with one line', async () => {
-    const xlsx = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0x06, 0, 0x08, 0, 0, 0, 0x21, 0]);
-    const { run } = await dryRun(xlsx, 'tracks.xlsx');
-    expect(run.code).toBe(1);
-    expect(run.stderr).toBe(
-      'courier deliver: tracks.xlsx is not a text CSV (it holds binary data); save the sheet as "CSV UTF-8" and try again\n',
+  it('refuses a workbook saved as .csv, and a broken .xlsx, with one line each', async () => {
+    const zip = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0x06, 0, 0x08, 0, 0, 0, 0x21, 0]);
+    const csv = await dryRun(zip, 'tracks.csv');
+    expect(csv.run.code).toBe(1);
+    expect(csv.run.stderr).toBe(
+      'courier deliver: tracks.csv is not a text CSV (it holds binary data); save the sheet as "CSV UTF-8" and try again\n',
     );
+    const xlsx = await dryRun(zip, 'tracks.xlsx');
+    expect(xlsx.run.code).toBe(1);
+    expect(xlsx.run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(xlsx.run.stderr).toMatch(
+      /^courier deliver: tracks\.xlsx cannot be read as an \.xlsx workbook \(.+\); save it again/,
+    );
+  });
+
+  it('reads an .xlsx workbook the app exported: text cells keep the leading zeros', async () => {
+    const rows = [
+      ['file', 'title', 'composer', 'upc', 'catalog_number', 'label', 'track'],
+      ['CD1/002.mp3', 'Ebb Tide', 'Ann Lee', '0036000291452', '0042', 'Tidal', '02'],
+    ];
+    const workbook = await writeExcelFile(textCells(rows)).toBuffer();
+    const { run, byFile } = await dryRun(workbook, 'courier-tracks.xlsx');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const track = byFile('CD1/002.mp3')!;
+    expect(track.title).toBe('Ebb Tide');
+    expect(track.artists).toContainEqual({ id: 'Ann Lee', name: 'Ann Lee', role: 'Composer' });
+    expect(track.albums?.[0]).toMatchObject({
+      upc: '0036000291452',
+      track_position: '2',
+      references: [{ id: '0042', source: 'catalog_number' }],
+    });
   });
 
   it('validates what the CSV brings, track by track: a bad ISRC blocks, nothing is sent', async () => {

@@ -7,7 +7,13 @@ import {
   parseDate,
   toYyyymmdd,
 } from '../../../src-main/core/model/dates.js';
-import { gs1CheckDigit, gtinProblem, normalizeGtin } from '../../../src-main/core/model/gtin.js';
+import {
+  gs1CheckDigit,
+  gtinKey,
+  gtinProblem,
+  normalizeGtin,
+  sameGtin,
+} from '../../../src-main/core/model/gtin.js';
 import { isValidIsrc, normalizeIsrc } from '../../../src-main/core/model/isrc.js';
 
 describe('isrc', () => {
@@ -69,6 +75,22 @@ describe('gtin', () => {
     expect(gtinProblem('03600029145')).toMatch(/11 digits/);
     expect(gtinProblem('04006381333931')).toMatch(/14 digits/);
     expect(gtinProblem('03600029145A')).toMatch(/other than digits/);
+    expect(gtinProblem('12345678901')).toBe('has 11 digits; a UPC has 12 and an EAN 13');
+  });
+  it('says a spreadsheet dropped the leading zeros when the padded code is valid', () => {
+    // 036000291452 read as a number by a spreadsheet: 36000291452.
+    expect(gtinProblem('36000291452')).toBe(
+      'has 11 digits: a spreadsheet that read it as a number dropped its leading zero; the UPC is 036000291452 (type the column as text, or use .xlsx)',
+    );
+    expect(gtinProblem('0036000291452')).toBeNull();
+    expect(gtinProblem('1.2345E+12')).toMatch(/scientific notation, its digits lost/);
+  });
+  it('compares a UPC-A and its EAN-13 form (0 + UPC) as one product', () => {
+    expect(gtinKey('036000291452')).toBe('0036000291452');
+    expect(gtinKey('0036000291452')).toBe('0036000291452');
+    expect(sameGtin('036000291452', '0 036000 291452')).toBe(true);
+    expect(sameGtin('36000291452', '0036000291452')).toBe(true);
+    expect(sameGtin('036000291452', '4006381333931')).toBe(false);
   });
 });
 
@@ -101,6 +123,13 @@ describe('dates', () => {
     expect(dateProblem('2019-02-29')?.level).toBe('error');
     expect(dateProblem('soon')?.level).toBe('error');
     expect(dateProblem('2019-03-04')).toBeNull();
+  });
+  it('says a date in local day/month order cannot be read (a spreadsheet rewrote it)', () => {
+    expect(dateProblem('04/03/2021')).toEqual({
+      level: 'error',
+      message:
+        "'04/03/2021' has day and month in a local order that cannot be told apart (a spreadsheet rewrites dates so); write it as YYYY-MM-DD",
+    });
   });
   it('joins ID3v2.3 TYER and TDAT (DDMM)', () => {
     expect(fromId3v23('2019', '0403')).toBe('2019-03-04');

@@ -145,6 +145,78 @@ describe('mergeCsv()', () => {
     ]);
   });
 
+  it('applies an ambiguous row to the track chosen for it, or to none when it is skipped', () => {
+    const table = csv('isrc,title\nGBAYE2100006,Which one?\nGBAYE2100007,Flow (Edit)\n');
+    const mapping = strictMapping(table.header);
+    const choose = (file: string | null) =>
+      mergeCsv(library(), table, mapping, new Map([[2, file]]));
+    const chosen = choose('CD2/04 Ebb.m4a');
+    expect(chosen.drafts.map((d) => d.title?.value)).toEqual([
+      'Yesterday',
+      'Which one?',
+      'Flow (Edit)',
+    ]);
+    expect([chosen.matched, chosen.ambiguous.length, chosen.skipped.length]).toEqual([2, 0, 0]);
+    const skipped = choose(null);
+    expect(skipped.changes.map((c) => c.file)).toEqual(['CD2/05 Flow.m4a']);
+    expect(skipped.skipped).toEqual([
+      { line: 2, key: 'ISRC GBAYE2100006', tracks: ['CD1/06 Foghorn Blues.mp3', 'CD2/04 Ebb.m4a'] },
+    ]);
+    // A choice of a file the row does not match changes nothing: the row stays ambiguous.
+    const wrong = choose('CD2/05 Flow.m4a');
+    expect([wrong.matched, wrong.ambiguous.length]).toEqual([1, 1]);
+  });
+
+  it('keeps a code a spreadsheet stripped of its leading zeros, and says so', () => {
+    const zeros = [
+      draft('A/01.flac', {
+        outerId: fromTag('00417'),
+        album: {
+          upc: fromTag('0036000291452'),
+          catalogNumber: fromTag('0042'),
+          trackPosition: fromTag('01'),
+        },
+      }),
+    ];
+    const merge = cliMerge(
+      zeros,
+      'file,outer_id,upc,catalog_number,track\nA/01.flac,417,36000291452,42,1\n',
+    );
+    expect(merge.changes).toEqual([]);
+    expect(merge.drafts[0]).toBe(zeros[0]);
+    expect(merge.notes.map((n) => n.message)).toEqual([
+      "outer_id '417' is '00417' without its leading zeros (a spreadsheet drops them); '00417' is kept",
+      "UPC '36000291452' is '0036000291452' without its leading zeros (a spreadsheet drops them); '0036000291452' is kept",
+      "Catalog number '42' is '0042' without its leading zeros (a spreadsheet drops them); '0042' is kept",
+    ]);
+  });
+
+  it('validates each new value with the rules of validation: an 11-digit UPC says what happened', () => {
+    const merge = cliMerge(
+      library(),
+      'file,upc,release_date\nCD2/05 Flow.m4a,36000291452,04/03/2021\nCD2/04 Ebb.m4a,036000291452,2021-03-04\n',
+    );
+    expect(merge.changes.map((c) => [c.file, c.column, c.findings.map((f) => f.message)])).toEqual([
+      [
+        'CD2/05 Flow.m4a',
+        'upc',
+        [
+          "UPC/EAN '36000291452' has 11 digits: a spreadsheet that read it as a number dropped its leading zero; the UPC is 036000291452 (type the column as text, or use .xlsx)",
+          "UPC/EAN '36000291452' is 036000291452 (as on CD2/04 Ebb.m4a) written without its leading zeros, as a spreadsheet writes it; the same album: write it as 036000291452",
+        ],
+      ],
+      [
+        'CD2/05 Flow.m4a',
+        'release_date',
+        [
+          "release date '04/03/2021' has day and month in a local order that cannot be told apart (a spreadsheet rewrites dates so); write it as YYYY-MM-DD",
+        ],
+      ],
+      ['CD2/04 Ebb.m4a', 'upc', []],
+      ['CD2/04 Ebb.m4a', 'release_date', []],
+    ]);
+  });
+
   it('never erases with an empty cell and reports rows that match nothing', () => {
     const merge = cliMerge(library(), 'outer_id,title,upc\nFOG,,0012345678905\nNOPE,X,\n');
     expect(merge.drafts[0]!.title?.value).toBe('Yesterday');

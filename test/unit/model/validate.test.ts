@@ -242,4 +242,24 @@ describe('validateDelivery()', () => {
       ['this album has no track 2 (positions skip numbers)'],
     ]);
   });
+  it('keeps one album whose UPC some tracks lost the leading zero of, and says which spelling it has', () => {
+    const on = (file: string, id: string, upc: string, position: string) =>
+      withId(file, id, { album: { upc: fromTag(upc), trackPosition: fromTag(position) } });
+    const drafts = [
+      on('CD1/01.wav', 'A', '0036000291452', '1'),
+      on('CD1/02.wav', 'B', '0036000291452', '2'),
+      on('CD1/03.wav', 'C', '036000291452', '3'),
+    ];
+    expect(new Set(drafts.map((d) => albumOf(d).key)).size).toBe(1);
+    const result = validateDelivery(drafts);
+    expect(result[0]).toEqual([]);
+    expect(result[2]).toEqual([
+      {
+        level: 'warning',
+        field: 'album.upc',
+        message:
+          "UPC/EAN '036000291452' is 0036000291452 (as on CD1/01.wav, CD1/02.wav) written without its leading zeros, as a spreadsheet writes it; the same album: write it as 0036000291452",
+      },
+    ]);
+  });
 });
