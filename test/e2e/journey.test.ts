@@ -161,12 +161,7 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
 
   it('delivers audio_mapping through the builder, paused and resumed', async () => {
     await app.nav('Library').click();
-    await page.getByRole('button', { name: 'Clear…' }).click();
-    await page
-      .getByRole('group', { name: 'Clear the library?' })
-      .getByRole('button', { name: 'Clear' })
-      .click();
-    await expect.poll(() => page.locator('[role="row"][data-row-id]').count()).toBe(0);
+    await app.clearLibrary();
     await page.getByTestId('add-folder').setInputFiles(mapped);
     await page.getByTestId('library-summary').getByText('2 tracks').waitFor();
     await page.getByTestId('read-progress').waitFor({ state: 'detached' });

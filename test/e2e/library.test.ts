@@ -244,12 +244,7 @@ describe.skipIf(missing.length > 0)('the library in Chromium through the browser
     // Keep: nothing happens.
     await ask.getByRole('button', { name: 'Keep' }).click();
     await expect(page.locator('[role="row"][data-row-id]').count()).resolves.toBe(4);
-    await page.getByRole('button', { name: 'Clear…' }).click();
-    await page
-      .getByRole('group', { name: 'Clear the library?' })
-      .getByRole('button', { name: 'Clear' })
-      .click();
-    await expect.poll(() => page.locator('[role="row"][data-row-id]').count()).toBe(0);
+    await app.clearLibrary();
     await page.getByRole('button', { name: 'Undo Clear 4 tracks' }).click();
     await page.getByTestId('library-summary').getByText('4 tracks').waitFor();
     await expect
@@ -259,12 +254,7 @@ describe.skipIf(missing.length > 0)('the library in Chromium through the browser
   });
 
   it('restores a library cleared by mistake after the app restarted', async () => {
-    await page.getByRole('button', { name: 'Clear…' }).click();
-    await page
-      .getByRole('group', { name: 'Clear the library?' })
-      .getByRole('button', { name: 'Clear' })
-      .click();
-    await expect.poll(() => page.locator('[role="row"][data-row-id]').count()).toBe(0);
+    await app.clearLibrary();
     // The debounced save runs a second after the change.
     await page.waitForTimeout(1500);
     await page.reload();

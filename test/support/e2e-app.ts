@@ -80,6 +80,16 @@ export class E2eApp {
     await this.page.getByTestId('active-profile').getByText('Sandbox').waitFor();
   }
 
+  /** Clears the library as a user does (Clear…, then Clear when asked) and waits until it is empty. */
+  async clearLibrary(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Clear…' }).click();
+    await this.page
+      .getByRole('group', { name: 'Clear the library?' })
+      .getByRole('button', { name: 'Clear' })
+      .click();
+    await this.page.locator('[role="row"][data-row-id]').first().waitFor({ state: 'detached' });
+  }
+
   /** Adds a folder in the Library view and waits until its `tracks` tracks are listed and read. */
   async addFolder(dir: string, tracks: number): Promise<void> {
     await this.page.getByTestId('add-folder').setInputFiles(dir);
