@@ -1,11 +1,9 @@
 /**
  * .xlsx bytes in the renderer, through the maintained libraries' browser builds: the first
  * sheet read as rows (numbers unparsed, so no digit is lost), and rows written as text cells.
- * What the cells mean is core's (`metadata-sheet.ts`).
+ * What the cells mean is core's (`metadata-sheet.ts`). The libraries load when a workbook is
+ * first read or written, so the app's first paint doesn't wait for them.
  */
-import { readSheet } from 'read-excel-file/browser';
-import writeExcelFile from 'write-excel-file/browser';
-
 import { CourierError } from '../../src-main/core/errors.js';
 import { sheetTable, textCells } from '../../src-main/core/model/metadata-sheet.js';
 
@@ -13,6 +11,7 @@ import { sheetTable, textCells } from '../../src-main/core/model/metadata-sheet.
 export async function readWorkbook(bytes: Uint8Array, name: string) {
   try {
     const buffer = bytes.slice().buffer;
+    const { readSheet } = await import('read-excel-file/browser');
     return sheetTable(await readSheet(buffer, { parseNumber: (text) => text, trim: false }));
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
@@ -25,5 +24,6 @@ export async function readWorkbook(bytes: Uint8Array, name: string) {
 
 /** Rows as an .xlsx workbook of one sheet, every cell text (leading zeros kept). */
 export async function workbookBlob(rows: readonly (readonly string[])[]): Promise<Blob> {
+  const { default: writeExcelFile } = await import('write-excel-file/browser');
   return writeExcelFile(textCells(rows), { sheet: 'Tracks' }).toBlob();
 }
