@@ -321,11 +321,13 @@ describe('Inspector', () => {
       await fireEvent.input(picker, { target: { value: 'mel' } });
       expect(screen.getByTestId('tag-picker-status').textContent).toContain('2 matching tags');
       const listbox = within(screen.getByRole('listbox', { name: 'Tags' }));
-      const options = listbox.getAllByRole('option').map((o) => o.textContent?.trim());
+      const options = listbox
+        .getAllByRole('option')
+        .map((o) => o.textContent?.replace(/\s+/g, ' ').trim());
       expect(options).toEqual([
         'Mellow Mood',
         'Melancholic Mood',
-        expect.stringContaining('Add “mel” as Mood'),
+        expect.stringContaining('Add “mel” as a free Mood tag (not in the lexicology)'),
       ]);
 
       await fireEvent.keyDown(picker, { key: 'ArrowDown' });
@@ -349,6 +351,38 @@ describe('Inspector', () => {
       expect(draftOf(library, 'A/01.flac').customerTags).toBeUndefined();
       library.undo();
       expect(draftOf(library, 'A/01.flac').customerTags?.value).toHaveLength(1);
+    });
+
+    it('Enter picks the only lexicology match, never the typed text as a free tag', async () => {
+      const { grid, library } = await twoTracks();
+      const { tags } = tagsFor();
+      render(Inspector, { grid, tags, profile: 'Sandbox' });
+      const picker = screen.getByRole('combobox', { name: 'Add customer tag' });
+      await fireEvent.focus(picker);
+      await tags.load('Sandbox');
+      // Several match: Enter adds nothing and says how to choose.
+      await fireEvent.input(picker, { target: { value: 'mel' } });
+      await fireEvent.keyDown(picker, { key: 'Enter' });
+      expect(draftOf(library, 'A/01.flac').customerTags).toBeUndefined();
+      expect(screen.getByTestId('tag-picker-status').textContent).toMatch(
+        /2 tags match “mel”: pick one with the arrow keys/,
+      );
+      // One matches: Enter picks it (the reported "melan" + Enter case).
+      await fireEvent.input(picker, { target: { value: 'melan' } });
+      await fireEvent.keyDown(picker, { key: 'Enter' });
+      expect(draftOf(library, 'A/01.flac').customerTags?.value).toEqual([
+        { tag: 'Melancholic', category: 'Mood' },
+      ]);
+      // A free tag only when chosen as one, and it looks different from the service's tags.
+      await fireEvent.input(picker, { target: { value: 'melan' } });
+      await fireEvent.keyDown(picker, { key: 'ArrowDown' });
+      await fireEvent.keyDown(picker, { key: 'ArrowDown' });
+      await fireEvent.keyDown(picker, { key: 'Enter' });
+      await tick();
+      const items = screen.getByTestId('inspector-customerTags').querySelectorAll('li');
+      const shown = [...items].map((li) => li.textContent?.replace(/\s+/g, ' ').trim());
+      expect(shown[0]).toBe('Mood: Melancholic ✕');
+      expect(shown[1]).toBe('Genre: melan free ✕');
     });
 
     it('says plainly that there is no lexicology without a profile, and adds a typed tag', async () => {
