@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../core/errors.js';
 import { listLocalFiles } from '../core/files/local-files.js';
 import { describeAudio } from '../core/model/audio-properties.js';
+import { fieldLabel } from '../core/model/field-labels.js';
 import { type OuterIdField, outerIdFields, type OuterIdStrategy } from '../core/model/outer-id.js';
 import { finishScan, type ScanEntry } from '../core/model/read-result.js';
 import { escapeControls } from '../core/storage/object-key.js';
@@ -84,7 +85,7 @@ export function formatTable(entries: ScanEntry[]): string {
     if (status === 'ignored') continue;
     if (entry.audio) lines.push(`    ${describeAudio(entry.audio)}`);
     for (const f of entry.findings) {
-      lines.push(`    ${f.level}${f.field ? ` ${f.field}` : ''}: ${f.message}`);
+      lines.push(`    ${f.level}${f.field ? ` ${fieldLabel(f.field)}` : ''}: ${f.message}`);
     }
   }
   lines.push(

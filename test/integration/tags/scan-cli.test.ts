@@ -117,7 +117,7 @@ describe.skipIf(missing.length > 0)('courier scan', () => {
     expect(stdout).toMatch(/^FILE\s+OUTER_ID\s+TITLE\s+ISRC\s+STATUS/);
     expect(stdout).toContain('Björk/Café.flac');
     expect(stdout).toContain(
-      "\n    warning artists: 'Björk feat. Thom Yorke' looks like several artists; split into Björk (Main), Thom Yorke (Featured)?\n",
+      "\n    warning Artists: 'Björk feat. Thom Yorke' looks like several artists; split into Björk (Main), Thom Yorke (Featured)?\n",
     );
     // Each track's masters QC line, under its row.
     expect(stdout).toMatch(/\n {4}FLAC · lossless · 8 kHz · 16-bit · mono · 0:00 · \d+ kb\/s\n/);
