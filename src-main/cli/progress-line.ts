@@ -3,7 +3,7 @@
  * redrawn in place on a terminal (io.err ends every line, so a redraw moves up one line and
  * clears it), at most ten times a second.
  */
-import { etaText } from '../core/model/transfer-status.js';
+import { speedAndEta as transferSpeed } from '../core/model/transfer-status.js';
 import type { ProgressSnapshot } from '../core/storage/progress.js';
 import type { CliIO } from './command.js';
 
@@ -30,10 +30,9 @@ export function redrawnLine(io: CliIO): (text: string, final?: boolean) => void 
   };
 }
 
-/** `1.2 MiB/s · ETA 1 min 05 s`, or `estimating…` while the ETA isn't known (the app's rule). */
+/** The transfer's speed and ETA in MiB (core's rule: `estimating…` until it is known). */
 export function speedAndEta(
   progress: Pick<ProgressSnapshot, 'bytesPerSecond' | 'etaSeconds'>,
 ): string {
-  if (progress.etaSeconds === null) return etaText(null);
-  return `${mib(progress.bytesPerSecond)}/s · ${etaText(progress.etaSeconds)}`;
+  return transferSpeed(progress, mib);
 }

@@ -28,6 +28,18 @@ export function etaText(etaSeconds: number | null): string {
 }
 
 /**
+ * `1.2 MiB/s · ETA 1 min 05 s`, or `estimating…` alone while the ETA isn't known; bytes written
+ * by the caller's own formatter (the app's and the CLI's differ).
+ */
+export function speedAndEta(
+  progress: { bytesPerSecond: number; etaSeconds: number | null },
+  bytes: (n: number) => string,
+): string {
+  if (progress.etaSeconds === null) return etaText(null);
+  return `${bytes(progress.bytesPerSecond)}/s · ${etaText(progress.etaSeconds)}`;
+}
+
+/**
  * `pausing… (2 parts finishing)` while requests in flight wind down, `paused` once nothing is in
  * flight, or undefined when not paused.
  */
