@@ -5,6 +5,7 @@
  * fewer tracks than the session held (Clear, Remove) first keeps that session as
  * `session.previous.json`, so a library emptied by mistake can be restored, even after a restart.
  */
+import { existsSync } from 'node:fs';
 import { copyFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -50,6 +51,37 @@ function previousPath(dataDir: string): string {
   return join(dataDir, 'library', 'session.previous.json');
 }
 
+/** Where the kept session waits while the two are swapped (a fixed name: found after a crash). */
+function swapPath(dataDir: string): string {
+  return join(dataDir, 'library', 'session.swap.json');
+}
+
+/** Saves and restores of one data directory, one after another. */
+const queues = new Map<string, Promise<unknown>>();
+
+function serial<T>(dataDir: string, work: () => Promise<T>): Promise<T> {
+  const next = (queues.get(dataDir) ?? Promise.resolve()).then(async () => {
+    await finishSwap(dataDir);
+    return work();
+  });
+  queues.set(
+    dataDir,
+    next.catch(() => undefined),
+  );
+  return next;
+}
+
+/**
+ * Finishes a swap a crash stopped: the session waiting under the swap name goes where it was
+ * going (the current one, if the current was already moved away; else back to the kept one).
+ */
+async function finishSwap(dataDir: string): Promise<void> {
+  const swap = swapPath(dataDir);
+  if (!existsSync(swap)) return;
+  const to = existsSync(sessionPath(dataDir)) ? previousPath(dataDir) : sessionPath(dataDir);
+  await rename(swap, to);
+}
+
 /** The rows of a stored session file, or -1 when there is none (or it can't be read). */
 async function storedRows(path: string): Promise<number> {
   const raw = await readJsonIfExists<unknown>(path).catch(() => undefined);
@@ -58,11 +90,15 @@ async function storedRows(path: string): Promise<number> {
 }
 
 /** Saves the session with the path of every granted file it names, atomically. */
-export async function saveLibrarySession(
+export function saveLibrarySession(
   dataDir: string,
   grants: FileGrants,
   session: LibrarySession,
 ): Promise<void> {
+  return serial(dataDir, () => save(dataDir, grants, session));
+}
+
+async function save(dataDir: string, grants: FileGrants, session: LibrarySession): Promise<void> {
   const files: Stored['files'] = [];
   for (const row of session.rows) {
     try {
@@ -93,14 +129,20 @@ export async function restorePreviousSession(
   dataDir: string,
   grants: FileGrants,
 ): Promise<LoadedSession> {
-  const [current, previous] = [sessionPath(dataDir), previousPath(dataDir)];
-  if ((await storedRows(previous)) < 0) {
-    throw new CourierError('not_found', 'There is no earlier library to restore.');
-  }
-  const swap = `${previous}.${process.pid}.swap`;
-  await rename(previous, swap);
-  await rename(current, previous).catch(() => undefined);
-  await rename(swap, current);
+  await serial(dataDir, async () => {
+    const [current, previous, swap] = [
+      sessionPath(dataDir),
+      previousPath(dataDir),
+      swapPath(dataDir),
+    ];
+    if ((await storedRows(previous)) < 0) {
+      throw new CourierError('not_found', 'There is no earlier library to restore.');
+    }
+    // Three renames; a crash between any two is finished by `finishSwap` on the next use.
+    await rename(previous, swap);
+    if (existsSync(current)) await rename(current, previous);
+    await rename(swap, current);
+  });
   return loadLibrarySession(dataDir, grants);
 }
 
@@ -117,6 +159,7 @@ export async function loadLibrarySession(
   dataDir: string,
   grants: FileGrants,
 ): Promise<LoadedSession> {
+  await serial(dataDir, async () => undefined);
   const raw = await readJsonIfExists<unknown>(sessionPath(dataDir));
   if (raw === undefined) {
     return { session: null, missing: [], previous: await previousSession(dataDir, 0) };

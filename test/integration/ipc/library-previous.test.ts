@@ -3,7 +3,7 @@
  * fewer tracks than the session held keeps that session, and restoring swaps it back, granting
  * its files again. Through the contract, with real files and grants.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -94,5 +94,42 @@ describe('the library kept before it was emptied', () => {
       error: { code: 'not_found', message: 'There is no earlier library to restore.' },
     });
     await rm(other, { recursive: true, force: true });
+  });
+
+  describe('a restore stopped by kill -9, and two at once', () => {
+    const file = (name: string) => join(data(), 'library', name);
+    const titles = (loaded: LoadedLibrary) => loaded.session?.rows.map((r) => r.draft.title?.value);
+
+    it('after the first rename: the next load puts the kept library back, still offered', async () => {
+      // Now: current holds 0 tracks, the kept one 3 (the test before restored, then empty it).
+      await routerNow().dispatch('library:save', { session: sessionOf([]) });
+      await rename(file('session.previous.json'), file('session.swap.json'));
+      const loaded = value(await routerNow().dispatch('library:load', {}));
+      expect(loaded.session?.rows).toEqual([]);
+      expect(loaded.previous).toMatchObject({ tracks: 3 });
+    });
+
+    it('after the second rename: the next load finishes the restore', async () => {
+      await rename(file('session.previous.json'), file('session.swap.json'));
+      await rename(file('session.json'), file('session.previous.json'));
+      const loaded = value(await routerNow().dispatch('library:load', {}));
+      expect(titles(loaded)).toEqual(['Track 1', 'Track 2', 'Track 3']);
+    });
+
+    it('a save and a restore sent together run one after the other, losing neither', async () => {
+      const router = routerNow();
+      await router.dispatch('library:save', { session: sessionOf([]) });
+      const [saved, restored] = await Promise.all([
+        router.dispatch('library:save', { session: sessionOf([ids[0]!]) }),
+        router.dispatch('library:restore-previous', {}),
+      ]);
+      expect(saved).toMatchObject({ ok: true });
+      expect(titles(value(restored))).toEqual(['Track 1', 'Track 2', 'Track 3']);
+      // The one-track library saved first is the one kept now.
+      const kept = JSON.parse(await readFile(file('session.previous.json'), 'utf8')) as {
+        session: LibrarySession;
+      };
+      expect(kept.session.rows).toHaveLength(1);
+    });
   });
 });
