@@ -425,6 +425,8 @@ export interface DeliveryPlanView {
   };
   /** The first request's body as it will be sent (json), pretty-printed. */
   sample?: string;
+  /** Set when artists are sent with their names as ids: the pre-flight's line saying so. */
+  artistIds?: string;
   /** Set when nothing differs from the catalog: nothing would be sent. */
   nothingChanged?: string;
 }

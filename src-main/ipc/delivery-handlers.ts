@@ -10,6 +10,7 @@ import {
   type PlannedDelivery,
 } from '../core/delivery/delivery-service.js';
 import type { DeliveryEvent } from '../core/delivery/run-delivery.js';
+import { artistIdsNote, artistIdsText } from '../core/model/artist-ids.js';
 import type { CoreServices } from '../core/services.js';
 import type {
   DeliveryPlanView,
@@ -138,6 +139,7 @@ function planView({ plan, profile, idOfPath, nothingChanged }: PlannedDelivery):
   };
   const catalog = plan.catalog;
   const first = r.tracks?.[0]?.[0];
+  const artistIds = artistIdsNote(r.tracks?.flat() ?? []);
   return {
     profile: { name: profile.name, environment: profile.environment },
     catalog: {
@@ -167,6 +169,7 @@ function planView({ plan, profile, idOfPath, nothingChanged }: PlannedDelivery):
         }
       : {}),
     ...(first && !nothingChanged ? { sample: JSON.stringify(first, null, 2) } : {}),
+    ...(artistIds ? { artistIds: artistIdsText(artistIds) } : {}),
     ...(nothingChanged ? { nothingChanged: nothingChanged.message } : {}),
   };
 }

@@ -150,8 +150,10 @@ describe('Inspector', () => {
       expect((lena as HTMLInputElement).value).toBe('');
       expect(lena.getAttribute('placeholder')).toBe('(mixed)');
       const sam = screen.getByRole('textbox', { name: 'Artist id of Sam Reed (Main)' });
-      // No id of its own: the name is what the delivery sends.
-      expect(sam.getAttribute('placeholder')).toBe('id: Sam Reed');
+      // No id of its own: the name is what the delivery sends, and the inspector says so.
+      expect((sam as HTMLInputElement).value).toBe('');
+      expect(sam.closest('li')!.textContent).toContain('id from name');
+      expect(lena.closest('li')!.textContent).not.toContain('id from name');
 
       const other = draftOf(library, 'B/01.flac');
       await fireEvent.change(lena, { target: { value: ' LP-7 ' } });
@@ -190,6 +192,44 @@ describe('Inspector', () => {
       await library.saveNow();
       const saved = api.saved.session!.rows.find((r) => r.id === 'id:A/02.flac')!;
       expect(saved.draft.artists?.value[0]?.id).toBe('LP-7');
+    });
+
+    it("gives an artist's id to every track of the library that names it, in one undoable step", async () => {
+      const { grid, library } = await libraryWith({
+        'A/01.flac': { title: 'One', artist: 'Lena Park' },
+        'A/02.flac': { title: 'Two', artist: 'Lena Park' },
+        'B/01.flac': { title: 'Three', artist: 'Lena Park' },
+        'C/01.flac': { title: 'Other', artist: 'Sam Reed' },
+      });
+      grid.selectRows(0, 0);
+      render(Inspector, { grid });
+      expect(screen.queryByTestId('artist-id-everywhere')).toBeNull();
+      const id = screen.getByRole('textbox', { name: 'Artist id of Lena Park (Main)' });
+      await fireEvent.change(id, { target: { value: 'LP-7' } });
+      await tick();
+      // The two other tracks of Lena Park still send her name.
+      const everywhere = screen.getByTestId('artist-id-everywhere');
+      expect(everywhere.textContent).toBe('Use on 2 more tracks');
+      expect(screen.queryByTestId('artist-id-from-name')).toBeNull();
+
+      await fireEvent.click(everywhere);
+      for (const file of ['A/01.flac', 'A/02.flac', 'B/01.flac']) {
+        expect(draftOf(library, file).artists?.value).toEqual([
+          { name: 'Lena Park', role: 'Main', id: 'LP-7' },
+        ]);
+      }
+      expect(draftOf(library, 'C/01.flac').artists?.value).toEqual([
+        { name: 'Sam Reed', role: 'Main' },
+      ]);
+      await tick();
+      expect(screen.queryByTestId('artist-id-everywhere')).toBeNull();
+      expect(library.undoLabel).toBe('Set id of Lena Park everywhere');
+
+      library.undo();
+      expect(draftOf(library, 'B/01.flac').artists?.value).toEqual([
+        { name: 'Lena Park', role: 'Main' },
+      ]);
+      expect(draftOf(library, 'A/01.flac').artists?.value[0]?.id).toBe('LP-7');
     });
 
     it('keeps an artist whose name is emptied as it was', async () => {

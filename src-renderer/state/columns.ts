@@ -31,7 +31,7 @@ export const qcColumnIds = [
 export const columnIds = ['status', ...metadataColumnIds, 'catalog', ...qcColumnIds] as const;
 
 /** Columns hidden in the default layout. */
-export const defaultHiddenColumns: readonly ColumnId[] = qcColumnIds;
+export const defaultHiddenColumns: readonly ColumnId[] = ['artist_ids', ...qcColumnIds];
 
 /**
  * Columns about the row (validation, the catalog, the master's QC), not its metadata: never
@@ -118,6 +118,8 @@ export const columns: Record<ColumnId, Column> = {
   outer_id: cell('outer_id', 'outer_id', 150, ['outer_id']),
   title: cell('title', 'Title', 200, ['title']),
   artists: cell('artists', 'Artists', 170, ['artists']),
+  // Only ids the label gave: an artist without one is sent with its name (core/model/artist-ids).
+  artist_ids: cell('artist_ids', 'Artist ids', 200, []),
   album: cell('album', 'Album', 170, [], true),
   upc: cell('upc', 'UPC', 130, ['album.upc'], true),
   isrc: cell('isrc', 'ISRC', 130, ['isrc']),

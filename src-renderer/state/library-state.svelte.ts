@@ -2,6 +2,11 @@
    plain caches; state is replaced as whole values, never mutated in place. */
 import type { LibrarySession } from '../../src-main/core/library/session-schema.js';
 import {
+  isArtistNamed,
+  sentArtistId,
+  withArtistIdByName,
+} from '../../src-main/core/model/artist-ids.js';
+import {
   extensionOf,
   fileKind,
   noExtensionMessage,
@@ -411,6 +416,37 @@ export class LibraryState {
     this.#stack.push({ label, changes });
     this.#replace(changes.map((c) => [c.id, c.after]));
     return changes.length;
+  }
+
+  /**
+   * Gives an artist `id` on every track of the library that names that artist, whatever its
+   * role there, as one undoable command ('' sends the name again). The number of tracks changed.
+   */
+  setArtistIdEverywhere(name: string, id: string): number {
+    const edits: DraftEdit[] = [];
+    for (const row of this.rows) {
+      if (row.status !== 'ready') continue;
+      const draft = withArtistIdByName(row.draft, name, id);
+      if (draft !== row.draft) edits.push({ id: row.id, draft });
+    }
+    const label = id.trim()
+      ? `Set id of ${name} everywhere`
+      : `Send ${name}'s name as id everywhere`;
+    return this.applyEdits(label, edits);
+  }
+
+  /** How many tracks of the library name this artist with another id than `id` sends. */
+  tracksWithOtherArtistId(name: string, id: string): number {
+    const wanted = sentArtistId({ name, id }).id;
+    let count = 0;
+    for (const row of this.rows) {
+      if (row.status !== 'ready') continue;
+      const other = row.draft.artists?.value.some(
+        (a) => isArtistNamed(a, name) && sentArtistId(a).id !== wanted,
+      );
+      if (other) count += 1;
+    }
+    return count;
   }
 
   /** Sets one column to `text` on every given track (a manual edit). */

@@ -3,6 +3,7 @@
  * fields, absent rather than empty, references sorted by source and customer tags by category,
  * the track's release_date an integer YYYYMMDD and the album's a string.
  */
+import { sentArtistId } from './artist-ids.js';
 import { toYyyymmdd } from './dates.js';
 import { normalizeGtin } from './gtin.js';
 import { normalizeIsrc } from './isrc.js';
@@ -87,9 +88,9 @@ export function draftToTrack(draft: DraftTrack): TrackBody {
   const album = albumBody(draft.album);
   if (album) track.albums = [album];
   const artists = (draft.artists?.value ?? [])
-    .map((a) => ({ name: text(a.name), role: text(a.role), id: text(a.id) ?? text(a.name) }))
+    .map((a) => ({ name: text(a.name), role: text(a.role), id: sentArtistId(a).id }))
     .filter((a) => a.name !== undefined && a.role !== undefined)
-    .map((a) => ({ id: a.id!, name: a.name!, role: a.role! }));
+    .map((a) => ({ id: a.id, name: a.name!, role: a.role! }));
   if (artists.length > 0) track.artists = artists;
   const tags: CustomerTag[] = (draft.customerTags?.value ?? [])
     .map((t) => ({ tag: text(t.tag), category: text(t.category) }))

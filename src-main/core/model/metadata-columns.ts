@@ -55,6 +55,7 @@ export const metadataColumnIds = [
   'outer_id',
   'title',
   'artists',
+  'artist_ids',
   'album',
   'upc',
   'isrc',

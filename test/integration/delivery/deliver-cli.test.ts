@@ -78,6 +78,10 @@ describe.skipIf(missing.length > 0)('courier deliver, upload and history', () =>
     expect(run.stdout).toContain('batch 1: 25 track(s)');
     expect(run.stdout).toContain('batch 2: 5 track(s)');
     expect(run.stdout).toMatch(/folder: delivery\/audio\/\d{8}-dry-\d+\//);
+    // As in the app's pre-flight: the tags give no artist ids, so the names are sent as ids.
+    expect(run.stdout).toContain(
+      '30 artists are sent with their names as their ids ("Artist 1", "Artist 2", "Artist 3", "Artist 4", "Artist 5", …); to send your own, set them in the Library',
+    );
     expect(await tree(home)).toEqual(before);
     expect((await sandbox.api('/sandbox/requests')).body.data).toEqual([]);
     const listing = await sandbox
