@@ -15,11 +15,14 @@ export interface ProgressSnapshot {
   files: Record<string, { confirmedBytes: number; size: number }>;
 }
 
+/** One part's id for the estimator: file keys hold no newline. */
+const partId = (key: string, partNumber: number): string => `${partNumber}\n${key}`;
+
 /**
  * Tracks confirmed bytes per file and overall, and emits throttled snapshots (at most one per
  * `intervalMs`, plus a final one on `flush()`). Throughput and ETA come from an `EtaEstimator`
- * fed with bytes S3 confirmed, so neither a filling socket buffer nor a burst of completions
- * swings them.
+ * fed with bytes S3 confirmed and the parts in flight, so neither a filling socket buffer nor a
+ * burst of completions swings them.
  */
 export class ProgressTracker {
   private confirmed = 0;
@@ -39,9 +42,25 @@ export class ProgressTracker {
     this.eta = new EtaEstimator(options.eta);
   }
 
-  /** The first byte of this run is handed to the network: the rate's clock starts. */
-  sending(): void {
-    this.eta.start(this.now());
+  /**
+   * A request for a part (`partNumber` 1 for a whole-file PUT) starts sending `bytes`: the rate's
+   * clock starts with the first, and the part is credited its time until S3 confirms or loses it.
+   */
+  sending(key: string, partNumber: number, bytes: number): void {
+    this.eta.sending(partId(key, partNumber), bytes, this.now());
+  }
+
+  /**
+   * A paced body handed `bytes` more of a part on (only with a bandwidth limit): they bound the
+   * part's credit, which its time alone could overstate.
+   */
+  handed(key: string, partNumber: number, bytes: number): void {
+    this.eta.handed(partId(key, partNumber), bytes);
+  }
+
+  /** A part's request ended without S3 confirming it (failed, aborted): its credit goes. */
+  lost(key: string, partNumber: number): void {
+    this.eta.lost(partId(key, partNumber), this.now());
   }
 
   /** The run is paused (nothing in flight): time stops counting towards the rate. */
@@ -64,11 +83,14 @@ export class ProgressTracker {
   }
 
   /**
-   * Counts bytes S3 confirmed for a file after this run sent them (negative only to take back a
-   * failed part). They make the throughput.
+   * Counts bytes S3 confirmed for a file after this run sent them as part `partNumber` (negative,
+   * without a part, only to take back a failed part). They make the throughput.
    */
-  confirm(key: string, bytes: number): void {
-    if (this.count(key, bytes)) this.eta.confirmed(bytes, this.now());
+  confirm(key: string, bytes: number, partNumber?: number): void {
+    if (this.count(key, bytes)) {
+      const part = partNumber === undefined ? undefined : partId(key, partNumber);
+      this.eta.confirmed(bytes, this.now(), part);
+    }
   }
 
   /**

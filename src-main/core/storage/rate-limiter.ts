@@ -7,13 +7,16 @@ const PACE_CHUNK = 64 * 1024;
 
 /**
  * A token bucket of bytes per second shared by every transfer (the optional bandwidth limit).
- * Bursts are capped at one second's worth so a long idle spell doesn't allow a flood. Request
+ * It starts empty, so a run keeps to the limit from its first byte (a full bucket would let a
+ * second's worth through at once, and the first parts would land at no real speed of the link);
+ * after an idle spell, bursts are capped at one second's worth so it doesn't allow a flood. Request
  * bodies are paced through it in 64 KiB pieces (`paced`), so the bytes leave at the limit rather
  * than a whole part at link speed after a wait: a paused or stopped request stops on the wire.
  */
 export class RateLimiter {
-  private tokens: number;
-  private last: number;
+  private tokens = 0;
+  /** When the bucket was last refilled; undefined until the first byte asks (it starts empty). */
+  private last: number | undefined;
   private queue: Promise<void> = Promise.resolve();
 
   constructor(
@@ -21,8 +24,6 @@ export class RateLimiter {
     private readonly now: () => number = () => performance.now(),
   ) {
     if (!(bytesPerSecond > 0)) throw new RangeError('The bandwidth limit must be positive.');
-    this.tokens = bytesPerSecond;
-    this.last = now();
   }
 
   /** Resolves once `bytes` may be sent; callers are served in order. */
@@ -48,7 +49,7 @@ export class RateLimiter {
     const now = this.now();
     this.tokens = Math.min(
       this.bytesPerSecond,
-      this.tokens + ((now - this.last) / 1000) * this.bytesPerSecond,
+      this.tokens + ((now - (this.last ?? now)) / 1000) * this.bytesPerSecond,
     );
     this.last = now;
   }
@@ -56,12 +57,14 @@ export class RateLimiter {
 
 /**
  * A request body that leaves no faster than `limiter` allows, piece by piece; aborting `signal`
- * ends it at once. `source` is the part's bytes or a file stream.
+ * ends it at once. `source` is the part's bytes or a file stream; `handed` hears each piece's
+ * length as it is handed on.
  */
 export function paced(
   source: Uint8Array | AsyncIterable<Uint8Array>,
   limiter: RateLimiter,
   signal: AbortSignal,
+  handed?: (bytes: number) => void,
 ): Readable {
   const chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array> =
     source instanceof Uint8Array ? [source] : source;
@@ -71,6 +74,7 @@ export function paced(
         for (let at = 0; at < chunk.length; at += PACE_CHUNK) {
           const piece = chunk.subarray(at, at + PACE_CHUNK);
           await limiter.take(piece.length, signal);
+          handed?.(piece.length);
           yield piece;
         }
       }

@@ -227,7 +227,7 @@ async function uploadOnce(
   if (journal?.state !== 'uploading' && size <= putLimit) {
     ctx.emit({ type: 'file-start', key, localPath, size, resumedBytes: 0, multipart: false });
     etag = await putWhole(ctx, key, localPath, size, mtimeMs, planned);
-    ctx.progress.confirm(key, size);
+    ctx.progress.confirm(key, size, 1);
     ctx.emit({ type: 'file-verifying', key });
   } else {
     etag = await uploadMultipart(ctx, key, localPath, size, mtimeMs, partSize, journal, writerFor);
@@ -319,7 +319,11 @@ async function putWhole(
           ? undefined
           : createReadStream(localPath, { start: 0, end: size - 1, highWaterMark: MiB });
       const body =
-        file === undefined ? new Uint8Array() : ctx.limiter ? paced(file, ctx.limiter, wire) : file;
+        file === undefined
+          ? new Uint8Array()
+          : ctx.limiter
+            ? paced(file, ctx.limiter, wire, (n) => ctx.progress.handed(key, 1, n))
+            : file;
       try {
         const sent = await ctx.client.send(
           new PutObjectCommand({
@@ -333,6 +337,9 @@ async function putWhole(
         );
         await unchanged();
         return sent;
+      } catch (error) {
+        ctx.progress.lost(key, 1);
+        throw error;
       } finally {
         file?.destroy();
         if (body !== file && body instanceof Readable) body.destroy();
@@ -473,7 +480,9 @@ async function uploadMultipart(
         const wire = takeOff();
         ctx.emit({ type: 'part-start', key, partNumber, bytes, attempt });
         ctx.stats.bytesSent += bytes;
-        const body = ctx.limiter ? paced(data, ctx.limiter, wire) : data;
+        const body = ctx.limiter
+          ? paced(data, ctx.limiter, wire, (n) => ctx.progress.handed(key, partNumber, n))
+          : data;
         try {
           const response = await ctx.client.send(
             new UploadPartCommand({
@@ -493,6 +502,9 @@ async function uploadMultipart(
             md5,
             size: bytes,
           } satisfies JournalPart;
+        } catch (error) {
+          ctx.progress.lost(key, partNumber);
+          throw error;
         } finally {
           // The pooled buffer goes back after this: nothing may read it any more.
           if (body instanceof Readable) body.destroy();
@@ -502,7 +514,7 @@ async function uploadMultipart(
     entry.parts.push(part);
     await writer.commit();
     confirmedHere += bytes;
-    ctx.progress.confirm(key, bytes);
+    ctx.progress.confirm(key, bytes, partNumber);
     ctx.emit({ type: 'part-done', key, partNumber, bytes });
   };
   try {

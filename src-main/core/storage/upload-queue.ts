@@ -140,7 +140,7 @@ export class UploadQueue {
       pause: this.pauser,
       isStopping: () => this.stopping,
       emit: (event) => {
-        if (event.type === 'part-start') progress.sending();
+        if (event.type === 'part-start') progress.sending(event.key, event.partNumber, event.bytes);
         this.emit(event);
       },
       stats: { bytesSent: 0 },

@@ -31,7 +31,7 @@ describe('progress', () => {
     const tracker = new ProgressTracker(() => undefined, { now: () => now });
     tracker.addFile('a', 10_000);
     tracker.addFile('b', 10_000);
-    tracker.sending();
+    tracker.sending('a', 1, 10_000);
     for (let i = 0; i < 10; i++) {
       now += 500;
       tracker.confirm(i % 2 ? 'a' : 'b', 500);
@@ -50,7 +50,7 @@ describe('progress', () => {
     const tracker = new ProgressTracker(() => undefined, { now: () => now });
     tracker.addFile('skipped', 1_000_000);
     tracker.addFile('sent', 10_000);
-    tracker.sending();
+    tracker.sending('a', 1, 10_000);
     tracker.snapshot();
     now += 500;
     tracker.known('skipped', 1_000_000);
