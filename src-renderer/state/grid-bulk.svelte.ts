@@ -1,0 +1,217 @@
+/* eslint-disable svelte/prefer-svelte-reactivity -- Maps here are local lookups of one operation. */
+/**
+ * The grid's operations on the selection as a whole, each one undoable command: exclude and
+ * remove, split artists as validation offers, copy and paste as TSV, fill down, clear, find and
+ * replace.
+ */
+import { applyArtistSplits } from '../../src-main/core/model/artists.js';
+import { formatTsv, parseTsv } from '../../src-main/core/model/csv-text.js';
+import type { ArtistSplitFix, Finding } from '../../src-main/core/model/track.js';
+import { type Column, type ColumnId, columns } from './columns.js';
+import { GridEditing } from './grid-editing.svelte.js';
+import type { DraftEdit } from './library-state.svelte.js';
+
+/** Options of a find and replace. */
+export interface ReplaceOptions {
+  column: ColumnId | 'all';
+  find: string;
+  replace: string;
+  regex?: boolean;
+  caseSensitive?: boolean;
+  /** Only the selected rows (else every row the view shows). */
+  selectionOnly?: boolean;
+}
+
+/** Bulk operations on top of editing. */
+export class GridBulk extends GridEditing {
+  /** Leaves the selected tracks (or albums) out of deliveries, or takes them back in. */
+  excludeSelection(excluded: boolean): number {
+    const n = this.library.setExcluded(this.selectedTracks, excluded);
+    this.notice = `${excluded ? 'Excluded' : 'Included'} ${n} track${n === 1 ? '' : 's'}`;
+    return n;
+  }
+
+  /** Takes the selected tracks out of the library (undoable). */
+  removeSelection(): number {
+    const n = this.library.remove(this.selectedTracks);
+    this.notice = `Removed ${n} track${n === 1 ? '' : 's'} (Undo brings them back)`;
+    return n;
+  }
+
+  /** The artist splits validation offers on a track: those of one finding (by its text) or all. */
+  #splitsOf(id: string, finding?: Finding): ArtistSplitFix[] {
+    const fixes: ArtistSplitFix[] = [];
+    for (const f of this.library.findings.get(id) ?? []) {
+      if (f.fix?.kind !== 'split-artist') continue;
+      if (finding && (f.field !== finding.field || f.message !== finding.message)) continue;
+      fixes.push(f.fix);
+    }
+    return fixes;
+  }
+
+  /** How many selected tracks validation offers to split artists of (the inspector's "Split all"). */
+  splittableInSelection(): number {
+    return this.selectedIds.filter((id) => this.#splitsOf(id).length > 0).length;
+  }
+
+  /**
+   * Splits artists as validation offers, on every selected track its own splits, as one command
+   * ("Split artists"): those of one finding (every selected track that has it) or all of them.
+   */
+  splitArtists(finding?: Finding): number {
+    const edits: DraftEdit[] = [];
+    for (const id of this.selectedIds) {
+      const row = this.library.row(id);
+      const fixes = this.#splitsOf(id, finding);
+      if (row?.status === 'ready' && fixes.length > 0) {
+        edits.push({ id, draft: applyArtistSplits(row.draft, fixes) });
+      }
+    }
+    const label = 'Split artists';
+    const n = this.library.applyEdits(label, edits);
+    this.notice = n > 1 ? `${label}: ${n} tracks` : '';
+    return n;
+  }
+
+  /** The editable columns of the range, with their view column index. */
+  #rangeColumns(): Array<{ col: number; column: Column }> {
+    const result: Array<{ col: number; column: Column }> = [];
+    for (let c = this.range.left; c <= this.range.right; c++) {
+      const column = this.visible[c];
+      if (column) result.push({ col: c, column });
+    }
+    return result;
+  }
+
+  /** The range as TSV (what Ctrl+C puts on the clipboard). */
+  copyText(): string {
+    const cols = this.#rangeColumns();
+    const lines: string[][] = [];
+    for (let r = this.range.top; r <= this.range.bottom; r++) {
+      const row = this.rowAt(r);
+      if (!row) continue;
+      lines.push(cols.map(({ column }) => this.cellText(row, column)));
+    }
+    return formatTsv(lines);
+  }
+
+  /**
+   * Pastes TSV at the range: one value fills the whole range; a block is written from the
+   * range's top-left cell (clipped to the view). Read-only columns are skipped.
+   */
+  paste(text: string): number {
+    const block = parseTsv(text);
+    const single = block.length === 1 && block[0]!.length === 1;
+    const edits = new Map<string, DraftEdit['draft']>();
+    const write = (r: number, c: number, value: string) => {
+      const column = this.visible[c];
+      const row = this.rowAt(r);
+      if (!column?.set || !row || row.status !== 'ready') return;
+      const draft = edits.get(row.id) ?? row.draft;
+      if (column.get(draft) === value) return;
+      edits.set(row.id, column.set(draft, value, { kind: 'manual' }));
+    };
+    const { top, bottom, left, right } = this.range;
+    if (single) {
+      for (let r = top; r <= bottom; r++)
+        for (let c = left; c <= right; c++) write(r, c, block[0]![0]!);
+    } else {
+      block.forEach((line, i) => line.forEach((value, j) => write(top + i, left + j, value)));
+      this.anchor = { row: top, col: left };
+      this.active = this.clampPos({
+        row: top + block.length - 1,
+        col: left + Math.max(...block.map((l) => l.length)) - 1,
+      });
+    }
+    const n = this.library.applyEdits(
+      'Paste',
+      [...edits].map(([id, draft]) => ({ id, draft })),
+    );
+    this.notice = n > 0 ? `Pasted into ${n} track${n === 1 ? '' : 's'}` : 'Nothing to paste here';
+    return n;
+  }
+
+  /** Copies the top row of the range into every row below it, column by column. */
+  fillDown(): number {
+    const { top, bottom } = this.range;
+    let first = top;
+    while (first < bottom && !this.rowAt(first)) first++;
+    const source = this.rowAt(first);
+    if (!source || bottom <= first) return 0;
+    const edits = new Map<string, DraftEdit['draft']>();
+    for (const { column } of this.#rangeColumns()) {
+      if (!column.set) continue;
+      const value = column.get(source.draft);
+      for (let r = first + 1; r <= bottom; r++) {
+        const row = this.rowAt(r);
+        if (!row || row.status !== 'ready') continue;
+        const draft = edits.get(row.id) ?? row.draft;
+        if (column.get(draft) !== value)
+          edits.set(row.id, column.set(draft, value, { kind: 'manual' }));
+      }
+    }
+    const n = this.library.applyEdits(
+      'Fill down',
+      [...edits].map(([id, draft]) => ({ id, draft })),
+    );
+    this.notice = `Filled down ${n} track${n === 1 ? '' : 's'}`;
+    return n;
+  }
+
+  /** Empties the editable cells of the range. */
+  clearRange(): number {
+    const edits = new Map<string, DraftEdit['draft']>();
+    for (let r = this.range.top; r <= this.range.bottom; r++) {
+      const row = this.rowAt(r);
+      if (!row || row.status !== 'ready') continue;
+      for (const { column } of this.#rangeColumns()) {
+        if (!column.set) continue;
+        const draft = edits.get(row.id) ?? row.draft;
+        if (column.get(draft) !== '') edits.set(row.id, column.set(draft, '', { kind: 'manual' }));
+      }
+    }
+    return this.library.applyEdits(
+      'Clear cells',
+      [...edits].map(([id, draft]) => ({ id, draft })),
+    );
+  }
+
+  /** Find and replace in one column (or every editable one); returns the tracks changed. */
+  replaceAll(options: ReplaceOptions): number {
+    let pattern: RegExp;
+    try {
+      pattern = options.regex
+        ? new RegExp(options.find, options.caseSensitive ? 'g' : 'gi')
+        : new RegExp(
+            options.find.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+            options.caseSensitive ? 'g' : 'gi',
+          );
+    } catch (error) {
+      this.notice = `Not a valid regular expression: ${(error as Error).message}`;
+      return 0;
+    }
+    if (options.find === '') {
+      this.notice = 'Enter the text to find';
+      return 0;
+    }
+    const targets = (options.column === 'all' ? this.visible : [columns[options.column]]).filter(
+      (c) => c.set,
+    );
+    const ids = options.selectionOnly ? this.selectedIds : this.viewIds;
+    const edits: DraftEdit[] = [];
+    for (const id of ids) {
+      const row = this.library.row(id);
+      if (!row || row.status !== 'ready') continue;
+      let draft = row.draft;
+      for (const column of targets) {
+        const before = column.get(draft);
+        const after = before.replace(pattern, options.replace);
+        if (after !== before) draft = column.set!(draft, after, { kind: 'manual' });
+      }
+      if (draft !== row.draft) edits.push({ id, draft });
+    }
+    const n = this.library.applyEdits('Replace', edits);
+    this.notice = `Replaced in ${n} track${n === 1 ? '' : 's'}`;
+    return n;
+  }
+}
