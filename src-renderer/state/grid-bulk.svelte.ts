@@ -1,4 +1,4 @@
-/* eslint-disable svelte/prefer-svelte-reactivity -- Maps here are local lookups of one operation. */
+/* eslint-disable svelte/prefer-svelte-reactivity -- Maps and Sets here are local lookups of one operation. */
 /**
  * The grid's operations on the selection as a whole, each one undoable command: exclude and
  * remove, split artists as validation offers, copy and paste as TSV, fill down, clear, find and
@@ -9,6 +9,7 @@ import { formatTsv, parseTsv } from '../../src-main/core/model/csv-text.js';
 import type { ArtistSplitFix, Finding } from '../../src-main/core/model/track.js';
 import { type Column, type ColumnId, columns } from './columns.js';
 import { GridEditing } from './grid-editing.svelte.js';
+import type { CellRange } from './grid-selection.svelte.js';
 import type { DraftEdit } from './library-state.svelte.js';
 
 /** Options of a find and replace. */
@@ -73,31 +74,35 @@ export class GridBulk extends GridEditing {
     return n;
   }
 
-  /** The editable columns of the range, with their view column index. */
-  #rangeColumns(): Array<{ col: number; column: Column }> {
+  /** The columns of a range, with their view column index. */
+  #columnsOf(range: CellRange): Array<{ col: number; column: Column }> {
     const result: Array<{ col: number; column: Column }> = [];
-    for (let c = this.range.left; c <= this.range.right; c++) {
+    for (let c = range.left; c <= range.right; c++) {
       const column = this.visible[c];
       if (column) result.push({ col: c, column });
     }
     return result;
   }
 
-  /** The range as TSV (what Ctrl+C puts on the clipboard). */
+  /**
+   * The selection as TSV (what Ctrl+C puts on the clipboard): the selected rows in view order,
+   * each with the columns any range covers.
+   */
   copyText(): string {
-    const cols = this.#rangeColumns();
+    const cols = new Set<number>();
+    for (const range of this.ranges) for (const { col } of this.#columnsOf(range)) cols.add(col);
+    const columns = [...cols].sort((a, b) => a - b).map((c) => this.visible[c]!);
     const lines: string[][] = [];
-    for (let r = this.range.top; r <= this.range.bottom; r++) {
+    for (const r of this.selectedLines) {
       const row = this.rowAt(r);
-      if (!row) continue;
-      lines.push(cols.map(({ column }) => this.cellText(row, column)));
+      if (row) lines.push(columns.map((column) => this.cellText(row, column)));
     }
     return formatTsv(lines);
   }
 
   /**
-   * Pastes TSV at the range: one value fills the whole range; a block is written from the
-   * range's top-left cell (clipped to the view). Read-only columns are skipped.
+   * Pastes TSV at the selection: one value fills every selected cell; a block is written from
+   * each range's top-left cell (clipped to the view). Read-only columns are skipped.
    */
   paste(text: string): number {
     const block = parseTsv(text);
@@ -111,12 +116,17 @@ export class GridBulk extends GridEditing {
       if (column.get(draft) === value) return;
       edits.set(row.id, column.set(draft, value, { kind: 'manual' }));
     };
-    const { top, bottom, left, right } = this.range;
-    if (single) {
-      for (let r = top; r <= bottom; r++)
-        for (let c = left; c <= right; c++) write(r, c, block[0]![0]!);
-    } else {
-      block.forEach((line, i) => line.forEach((value, j) => write(top + i, left + j, value)));
+    for (const { top, bottom, left, right } of this.ranges) {
+      if (single) {
+        for (let r = top; r <= bottom; r++)
+          for (let c = left; c <= right; c++) write(r, c, block[0]![0]!);
+      } else {
+        block.forEach((line, i) => line.forEach((value, j) => write(top + i, left + j, value)));
+      }
+    }
+    if (!single && this.earlier.length === 0) {
+      // One range grows to show the block it received.
+      const { top, left } = this.range;
       this.anchor = { row: top, col: left };
       this.active = this.clampPos({
         row: top + block.length - 1,
@@ -131,23 +141,25 @@ export class GridBulk extends GridEditing {
     return n;
   }
 
-  /** Copies the top row of the range into every row below it, column by column. */
+  /** Copies each range's top row into every row below it in that range, column by column. */
   fillDown(): number {
-    const { top, bottom } = this.range;
-    let first = top;
-    while (first < bottom && !this.rowAt(first)) first++;
-    const source = this.rowAt(first);
-    if (!source || bottom <= first) return 0;
     const edits = new Map<string, DraftEdit['draft']>();
-    for (const { column } of this.#rangeColumns()) {
-      if (!column.set) continue;
-      const value = column.get(source.draft);
-      for (let r = first + 1; r <= bottom; r++) {
-        const row = this.rowAt(r);
-        if (!row || row.status !== 'ready') continue;
-        const draft = edits.get(row.id) ?? row.draft;
-        if (column.get(draft) !== value)
-          edits.set(row.id, column.set(draft, value, { kind: 'manual' }));
+    for (const range of this.ranges) {
+      const { top, bottom } = range;
+      let first = top;
+      while (first < bottom && !this.rowAt(first)) first++;
+      const source = this.rowAt(first);
+      if (!source || bottom <= first) continue;
+      for (const { column } of this.#columnsOf(range)) {
+        if (!column.set) continue;
+        const value = column.get(edits.get(source.id) ?? source.draft);
+        for (let r = first + 1; r <= bottom; r++) {
+          const row = this.rowAt(r);
+          if (!row || row.status !== 'ready') continue;
+          const draft = edits.get(row.id) ?? row.draft;
+          if (column.get(draft) !== value)
+            edits.set(row.id, column.set(draft, value, { kind: 'manual' }));
+        }
       }
     }
     const n = this.library.applyEdits(
@@ -158,16 +170,19 @@ export class GridBulk extends GridEditing {
     return n;
   }
 
-  /** Empties the editable cells of the range. */
+  /** Empties the editable cells of every selected range. */
   clearRange(): number {
     const edits = new Map<string, DraftEdit['draft']>();
-    for (let r = this.range.top; r <= this.range.bottom; r++) {
-      const row = this.rowAt(r);
-      if (!row || row.status !== 'ready') continue;
-      for (const { column } of this.#rangeColumns()) {
-        if (!column.set) continue;
-        const draft = edits.get(row.id) ?? row.draft;
-        if (column.get(draft) !== '') edits.set(row.id, column.set(draft, '', { kind: 'manual' }));
+    for (const range of this.ranges) {
+      const cols = this.#columnsOf(range).filter(({ column }) => column.set);
+      for (let r = range.top; r <= range.bottom; r++) {
+        const row = this.rowAt(r);
+        if (!row || row.status !== 'ready') continue;
+        for (const { column } of cols) {
+          const draft = edits.get(row.id) ?? row.draft;
+          if (column.get(draft) !== '')
+            edits.set(row.id, column.set!(draft, '', { kind: 'manual' }));
+        }
       }
     }
     return this.library.applyEdits(

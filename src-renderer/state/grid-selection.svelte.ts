@@ -1,7 +1,8 @@
 /* eslint-disable svelte/prefer-svelte-reactivity -- Sets here are local lookups of one computation. */
 /**
- * The grid's selection, in view coordinates: an active cell and a rectangular range from an
- * anchor to it; the tracks it covers (an album header standing for every track it shows).
+ * The grid's selection, in view coordinates: an active cell and the range from an anchor to it,
+ * plus the ranges Ctrl/Cmd-click added before it. Every operation on the selection applies to
+ * the union of the ranges; an album header in a range stands for every track it shows.
  */
 import { GridView, isAlbumHeader } from './grid-view.svelte.js';
 
@@ -11,12 +12,31 @@ export interface CellPos {
   col: number;
 }
 
+/** A rectangle of cells in view coordinates, bounds included. */
+export interface CellRange {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
+
+/** The modifier keys of a click on a cell. */
+export interface ClickMods {
+  /** Shift: extend the last range to the cell. */
+  shiftKey?: boolean;
+  /** Ctrl (Cmd on macOS): add the cell (or row) as a range of its own. */
+  ctrlKey?: boolean;
+  metaKey?: boolean;
+}
+
 /** The selection over the grid's view. */
 export class GridSelection extends GridView {
   active = $state<CellPos>({ row: 0, col: 1 });
   anchor = $state<CellPos>({ row: 0, col: 1 });
+  /** The ranges added before the current one (Ctrl/Cmd-click), oldest first. */
+  earlier = $state.raw<CellRange[]>([]);
 
-  /** The selected range, normalised. */
+  /** The current range (anchor to active), normalised. */
   readonly range = $derived.by(() => ({
     top: Math.min(this.anchor.row, this.active.row),
     bottom: Math.max(this.anchor.row, this.active.row),
@@ -24,17 +44,32 @@ export class GridSelection extends GridView {
     right: Math.max(this.anchor.col, this.active.col),
   }));
 
-  /** Ids of the selected rows (album headers in the range are not tracks). */
+  /** Every selected range, the current one last. */
+  readonly ranges = $derived<readonly CellRange[]>([...this.earlier, this.range]);
+
+  /** Line indexes of the selected rows, in view order, each once. */
+  readonly selectedLines = $derived.by((): number[] => {
+    if (this.earlier.length === 0) {
+      const { top, bottom } = this.range;
+      return Array.from({ length: Math.max(0, bottom - top + 1) }, (_, i) => top + i);
+    }
+    const lines = new Set<number>();
+    for (const r of this.ranges) for (let i = r.top; i <= r.bottom; i++) lines.add(i);
+    return [...lines].sort((a, b) => a - b);
+  });
+
+  /** Ids of the selected rows (album headers in the ranges are not tracks). */
   readonly selectedIds = $derived(
-    this.lines
-      .slice(this.range.top, this.range.bottom + 1)
-      .filter((line): line is string => !isAlbumHeader(line)),
+    this.selectedLines
+      .map((i) => this.lines[i])
+      .filter((line): line is string => typeof line === 'string'),
   );
 
   /** The selected tracks, an album header standing for every track it shows. */
   readonly selectedTracks = $derived.by(() => {
     const ids = new Set<string>();
-    for (const line of this.lines.slice(this.range.top, this.range.bottom + 1)) {
+    for (const i of this.selectedLines) {
+      const line = this.lines[i];
       if (isAlbumHeader(line)) for (const id of line.ids) ids.add(id);
       else if (line !== undefined) ids.add(line);
     }
@@ -44,6 +79,7 @@ export class GridSelection extends GridView {
   protected override columnsChanged(): void {
     this.active = this.clampPos(this.active);
     this.anchor = this.clampPos(this.anchor);
+    this.earlier = [];
   }
 
   /** Moves the active cell to a track's line (e.g. a pre-flight finding's "show"). */
@@ -53,27 +89,73 @@ export class GridSelection extends GridView {
     return index >= 0;
   }
 
-  /** Whether a cell is in the selected range. */
+  /** Whether a cell is in one of the selected ranges. */
   isSelected(pos: CellPos): boolean {
-    const r = this.range;
-    return pos.row >= r.top && pos.row <= r.bottom && pos.col >= r.left && pos.col <= r.right;
+    return this.ranges.some(
+      (r) => pos.row >= r.top && pos.row <= r.bottom && pos.col >= r.left && pos.col <= r.right,
+    );
   }
 
-  /** Selects one cell, or extends the range to it. */
+  /** Whether a line is in one of the selected ranges. */
+  isRowSelected(row: number): boolean {
+    return this.ranges.some((r) => row >= r.top && row <= r.bottom);
+  }
+
+  /** Selects one cell (dropping other ranges), or extends the current range to it. */
   select(pos: CellPos, extend = false): void {
     const clamped = this.clampPos(pos);
     this.active = clamped;
-    if (!extend) this.anchor = clamped;
+    if (!extend) {
+      this.anchor = clamped;
+      this.earlier = [];
+    }
+  }
+
+  /** Keeps only the active cell selected. */
+  collapse(): void {
+    this.anchor = { ...this.active };
+    this.earlier = [];
   }
 
   /** Selects every row (all columns). */
   selectAll(): void {
+    this.earlier = [];
     this.anchor = { row: 0, col: 0 };
     this.active = { row: Math.max(0, this.lines.length - 1), col: this.visible.length - 1 };
   }
 
-  /** Selects whole rows from `from` to `to` (row header click). */
+  /** Selects whole rows from `from` to `to` (a row header's click), dropping other ranges. */
   selectRows(from: number, to: number): void {
+    this.earlier = [];
+    this.#rows(from, to);
+  }
+
+  /**
+   * A click on a cell, as spreadsheets have it: alone it selects the cell, Shift extends the
+   * current range to it, Ctrl/Cmd adds it as a range of its own, Ctrl/Cmd+Shift adds the range
+   * from the active cell to it. On the row header (the Status column) the same applies to whole
+   * rows.
+   */
+  click(pos: CellPos, mods: ClickMods = {}): void {
+    const add = !!(mods.ctrlKey || mods.metaKey);
+    const extend = !!mods.shiftKey;
+    const at = this.clampPos(pos);
+    const rowHeader = this.visible[at.col]?.id === 'status';
+    const from = this.active;
+    if (add) this.earlier = [...this.earlier, this.range];
+    else if (!extend) this.earlier = [];
+    if (rowHeader) {
+      this.#rows(extend ? (add ? from.row : this.anchor.row) : at.row, at.row);
+    } else if (extend) {
+      if (add) this.anchor = { ...from };
+      this.active = at;
+    } else {
+      this.anchor = at;
+      this.active = at;
+    }
+  }
+
+  #rows(from: number, to: number): void {
     this.anchor = this.clampPos({ row: from, col: 0 });
     this.active = this.clampPos({ row: to, col: this.visible.length - 1 });
   }

@@ -7,7 +7,7 @@
 import { GridBulk } from './grid-bulk.svelte.js';
 
 export { type ReplaceOptions } from './grid-bulk.svelte.js';
-export { type CellPos } from './grid-selection.svelte.js';
+export { type CellPos, type CellRange, type ClickMods } from './grid-selection.svelte.js';
 export {
   type AlbumHeader,
   type GridLine,
@@ -91,7 +91,7 @@ export class GridState extends GridBulk {
       case 'F2':
         return this.#run(() => this.startEdit());
       case 'Escape':
-        return this.#run(() => (this.anchor = { ...this.active }));
+        return this.#run(() => this.collapse());
       case 'Delete':
       case 'Backspace':
         return this.#run(() => this.clearRange());
