@@ -7,21 +7,13 @@
 import { applyArtistSplits } from '../../src-main/core/model/artists.js';
 import { formatTsv, parseTsv } from '../../src-main/core/model/csv-text.js';
 import type { ArtistSplitFix, Finding } from '../../src-main/core/model/track.js';
-import { type Column, type ColumnId, columns } from './columns.js';
+import type { Column } from './columns.js';
 import { GridEditing } from './grid-editing.svelte.js';
+import { replaceEdits, type ReplaceOptions } from './grid-find.svelte.js';
 import type { CellRange } from './grid-selection.svelte.js';
 import type { DraftEdit } from './library-state.svelte.js';
 
-/** Options of a find and replace. */
-export interface ReplaceOptions {
-  column: ColumnId | 'all';
-  find: string;
-  replace: string;
-  regex?: boolean;
-  caseSensitive?: boolean;
-  /** Only the selected rows (else every row the view shows). */
-  selectionOnly?: boolean;
-}
+export type { ReplaceOptions };
 
 /** Bulk operations on top of editing. */
 export class GridBulk extends GridEditing {
@@ -193,37 +185,10 @@ export class GridBulk extends GridEditing {
 
   /** Find and replace in one column (or every editable one); returns the tracks changed. */
   replaceAll(options: ReplaceOptions): number {
-    let pattern: RegExp;
-    try {
-      pattern = options.regex
-        ? new RegExp(options.find, options.caseSensitive ? 'g' : 'gi')
-        : new RegExp(
-            options.find.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-            options.caseSensitive ? 'g' : 'gi',
-          );
-    } catch (error) {
-      this.notice = `Not a valid regular expression: ${(error as Error).message}`;
+    const edits = replaceEdits(this, options);
+    if (typeof edits === 'string') {
+      this.notice = edits;
       return 0;
-    }
-    if (options.find === '') {
-      this.notice = 'Enter the text to find';
-      return 0;
-    }
-    const targets = (options.column === 'all' ? this.visible : [columns[options.column]]).filter(
-      (c) => c.set,
-    );
-    const ids = options.selectionOnly ? this.selectedIds : this.viewIds;
-    const edits: DraftEdit[] = [];
-    for (const id of ids) {
-      const row = this.library.row(id);
-      if (!row || row.status !== 'ready') continue;
-      let draft = row.draft;
-      for (const column of targets) {
-        const before = column.get(draft);
-        const after = before.replace(pattern, options.replace);
-        if (after !== before) draft = column.set!(draft, after, { kind: 'manual' });
-      }
-      if (draft !== row.draft) edits.push({ id, draft });
     }
     const n = this.library.applyEdits('Replace', edits);
     this.notice = `Replaced in ${n} track${n === 1 ? '' : 's'}`;
