@@ -7,6 +7,7 @@
 import { applyArtistSplits } from '../../src-main/core/model/artists.js';
 import { formatTsv, parseTsv } from '../../src-main/core/model/csv-text.js';
 import type { ArtistSplitFix, Finding } from '../../src-main/core/model/track.js';
+import { applyFindingFix } from '../../src-main/core/model/track-fixes.js';
 import type { Column } from './columns.js';
 import { GridEditing } from './grid-editing.svelte.js';
 import { replaceEdits, type ReplaceOptions } from './grid-find.svelte.js';
@@ -31,13 +32,11 @@ export class GridBulk extends GridEditing {
     return n;
   }
 
-  /** The artist splits validation offers on a track: those of one finding (by its text) or all. */
-  #splitsOf(id: string, finding?: Finding): ArtistSplitFix[] {
+  /** The artist splits validation offers on a track. */
+  #splitsOf(id: string): ArtistSplitFix[] {
     const fixes: ArtistSplitFix[] = [];
     for (const f of this.library.findings.get(id) ?? []) {
-      if (f.fix?.kind !== 'split-artist') continue;
-      if (finding && (f.field !== finding.field || f.message !== finding.message)) continue;
-      fixes.push(f.fix);
+      if (f.fix?.kind === 'split-artist') fixes.push(f.fix);
     }
     return fixes;
   }
@@ -52,15 +51,43 @@ export class GridBulk extends GridEditing {
    * ("Split artists"): those of one finding (every selected track that has it) or all of them.
    */
   splitArtists(finding?: Finding): number {
+    if (finding) return this.applyFindingFix(finding);
     const edits: DraftEdit[] = [];
     for (const id of this.selectedIds) {
       const row = this.library.row(id);
-      const fixes = this.#splitsOf(id, finding);
+      const fixes = this.#splitsOf(id);
       if (row?.status === 'ready' && fixes.length > 0) {
         edits.push({ id, draft: applyArtistSplits(row.draft, fixes) });
       }
     }
-    const label = 'Split artists';
+    return this.#applyFixes('Split artists', edits);
+  }
+
+  /**
+   * Applies the fix a finding offers (the inspector's button) to every selected track that has
+   * the same finding, each with its own fix, as one command.
+   */
+  applyFindingFix(finding: Finding): number {
+    const kind = finding.fix?.kind;
+    if (!kind) return 0;
+    const same = (f: Finding) =>
+      f.fix?.kind === kind &&
+      f.field === finding.field &&
+      (kind !== 'split-artist' || f.message === finding.message);
+    const edits: DraftEdit[] = [];
+    for (const id of this.selectedIds) {
+      const row = this.library.row(id);
+      const own = (this.library.findings.get(id) ?? []).filter(same);
+      if (row?.status !== 'ready' || own.length === 0) continue;
+      edits.push({ id, draft: own.reduce((d, f) => applyFindingFix(d, f.fix!), row.draft) });
+    }
+    return this.#applyFixes(
+      kind === 'split-artist' ? 'Split artists' : 'Use ISRC as outer_id',
+      edits,
+    );
+  }
+
+  #applyFixes(label: string, edits: DraftEdit[]): number {
     const n = this.library.applyEdits(label, edits);
     this.notice = n > 1 ? `${label}: ${n} tracks` : '';
     return n;
