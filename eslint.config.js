@@ -19,6 +19,11 @@ const noNode = {
   message: 'This code also runs in the renderer: it may not import Node built-ins.',
 };
 
+const noComponents = {
+  group: ['**/components/**'],
+  message: 'State modules may not import from components/: move what both need to state/ or lib/.',
+};
+
 export default tseslint.config(
   {
     ignores: ['node_modules/', 'dist/', 'release/', 'test/artifacts/', '.tmp-*/'],
@@ -64,6 +69,16 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         { paths: [noElectron, ...nodeBuiltins], patterns: [noNode] },
+      ],
+    },
+  },
+  // State is what components present: it never reaches back into them.
+  {
+    files: ['src-renderer/state/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [noElectron, ...nodeBuiltins], patterns: [noNode, noComponents] },
       ],
     },
   },

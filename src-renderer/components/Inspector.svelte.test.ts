@@ -282,7 +282,7 @@ describe('Inspector', () => {
       await fireEvent.click(screen.getByRole('button', { name: 'Split AC/DC feat. Bon Scott' }));
       await library.validated();
       await tick();
-      expect(artistsCell('A/01.flac').textContent?.trim()).toBe('AC/DC');
+      expect(artistsCell('A/01.flac').textContent?.trim()).toBe('AC/DC · feat. Bon Scott');
       expect(artistsCell('A/01.flac').getAttribute('title')).toBeNull();
       expect(problems()).toBeNull();
       const artists = within(screen.getByTestId('inspector-artists'));
@@ -310,7 +310,7 @@ describe('Inspector', () => {
       await fireEvent.click(all);
       await library.validated();
       await tick();
-      expect(artistsCell('A/01.flac').textContent?.trim()).toBe('AC/DC');
+      expect(artistsCell('A/01.flac').textContent?.trim()).toBe('AC/DC · feat. Bon Scott');
       expect(artistsCell('A/02.flac').textContent?.trim()).toBe('AC/DC');
       expect(artistsCell('A/03.flac').textContent?.trim()).toBe('Beth Hart; Joe Bonamassa');
       expect(artistsCell('A/04.flac').textContent?.trim()).toBe('Earth, Wind & Fire');

@@ -3,6 +3,7 @@
  * cell's text is read from a draft and written back lives in core (metadata-columns), shared
  * with the CSV import and `courier deliver --metadata`.
  */
+import { artistCreditText, withArtistCredit } from '../../src-main/core/model/artist-credit.js';
 import {
   audioFormatLabels,
   type AudioProperties,
@@ -117,7 +118,13 @@ export const columns: Record<ColumnId, Column> = {
   file: cell('file', 'File', 240, ['primary_media']),
   outer_id: cell('outer_id', 'outer_id', 150, ['outer_id']),
   title: cell('title', 'Title', 200, ['title']),
-  artists: cell('artists', 'Artists', 170, ['artists']),
+  // Every artist with its role ("Aurora Vale · feat. Nils Berg"); the sheet's Artists are the
+  // main ones, other roles having columns of their own there.
+  artists: {
+    ...cell('artists', 'Artists', 170, ['artists']),
+    get: artistCreditText,
+    set: withArtistCredit,
+  },
   // Only ids the label gave: an artist without one is sent with its name (core/model/artist-ids).
   artist_ids: cell('artist_ids', 'Artist ids', 200, []),
   album: cell('album', 'Album', 170, [], true),

@@ -2,9 +2,10 @@
  * Tag-from-file-name: what a pattern gives for each selected track, as a preview, and the edits
  * to apply. Only empty fields are filled unless asked to overwrite.
  */
+import { metadataCells } from '../../src-main/core/model/metadata-columns.js';
 import type { DraftTrack } from '../../src-main/core/model/track.js';
 import { compilePattern, matchPattern, patternFields } from '../lib/filename-pattern.js';
-import { type ColumnId, columns } from './columns.js';
+import type { ColumnId } from './columns.js';
 import type { DraftEdit, LibraryRow } from './library-state.svelte.js';
 
 /** What the pattern gives one track. */
@@ -35,11 +36,13 @@ export function tagFromFileName(
     let draft: DraftTrack = row.draft;
     const values: NonNullable<PatternPreview['values']> = [];
     for (const [field, value] of Object.entries(match)) {
-      const column = columns[patternFields[field as keyof typeof patternFields]];
-      const current = column.get(draft);
+      const id = patternFields[field as keyof typeof patternFields];
+      // The sheet's cell, not the grid's: a file name's artist is the main one.
+      const cell = metadataCells[id];
+      const current = cell.get(draft);
       const applied = current !== value && (overwrite || current.trim() === '');
-      if (applied) draft = column.set!(draft, value, { kind: 'file-name' });
-      values.push({ column: column.id, value, applied });
+      if (applied) draft = cell.set!(draft, value, { kind: 'file-name' });
+      values.push({ column: id, value, applied });
     }
     preview.push({ id: row.id, file: row.draft.file, values });
     if (draft !== row.draft) edits.push({ id: row.id, draft });

@@ -3,7 +3,7 @@ import type {
   DeliveryHistoryItem,
   TransferSnapshot,
 } from '../../src-main/ipc/contract.js';
-import { mergeProgress } from '../components/transfers/merge-progress.js';
+import { mergeProgress } from './merge-progress.js';
 
 /** Running and recent deliveries, kept current by main's `delivery:*` events. */
 export class TransfersState {

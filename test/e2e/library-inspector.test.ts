@@ -82,8 +82,10 @@ describe.skipIf(missing.length > 0)('the inspector and album headers in Chromium
     const role = inspector.getByRole('combobox', { name: 'Role of Theo Vance' });
     await role.fill('Featured');
     await role.press('Enter');
-    // The grid's Artists column lists main artists: a featured one is no longer among them.
-    await expect.poll(() => text('Night Shift/01 Opening.mp3', 'artists')).toBe('Lena Park');
+    // The grid's Artists column shows every artist with its role.
+    await expect
+      .poll(() => text('Night Shift/01 Opening.mp3', 'artists'))
+      .toBe('Lena Park · feat. Theo Vance');
     await expect(
       inspector.getByRole('combobox', { name: 'Role of Theo Vance' }).inputValue(),
     ).resolves.toBe('Featured');

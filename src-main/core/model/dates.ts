@@ -45,6 +45,23 @@ export function toYyyymmdd(raw: string): string | null {
   );
 }
 
+/**
+ * The date written as YYYY-MM-DD (or YYYY-MM, YYYY when only that much is known) from any
+ * spelling `parseDate` reads ("2019/3/4", "20190304", "2019-03-04T07:00:00Z"); text that is no
+ * date, or no real calendar date, is returned as it is (validation says why).
+ */
+export function normalizeDate(raw: string): string {
+  const date = parseDate(raw);
+  if (!date) return raw;
+  const year = `${date.year}`.padStart(4, '0');
+  if (date.month === undefined) return year;
+  if (date.month < 1 || date.month > 12) return raw;
+  const month = `${date.month}`.padStart(2, '0');
+  if (date.day === undefined) return `${year}-${month}`;
+  if (!isCalendarDate(date.year, date.month, date.day)) return raw;
+  return `${year}-${month}-${`${date.day}`.padStart(2, '0')}`;
+}
+
 /** Why a raw date cannot be sent, with its level, or null when it is a full real date. */
 export function dateProblem(raw: string): { level: 'error' | 'warning'; message: string } | null {
   const date = parseDate(raw);

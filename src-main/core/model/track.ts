@@ -125,6 +125,15 @@ export interface ArtistSplitFix {
   into: DraftArtist[];
 }
 
+/** Use the track's (valid) ISRC as its missing outer_id (`track-fixes.ts`). */
+export interface IsrcAsOuterIdFix {
+  kind: 'isrc-as-outer-id';
+  isrc: string;
+}
+
+/** A one-click fix a finding offers. */
+export type FindingFix = ArtistSplitFix | IsrcAsOuterIdFix;
+
 /** One thing the user should know about a track or file, field by field. */
 export interface Finding {
   level: 'error' | 'warning';
@@ -134,5 +143,5 @@ export interface Finding {
   /** A finding the label may accept per track (`masters.ts`): 'cut-short'. */
   code?: 'cut-short';
   /** What resolves it, for the app to apply on one click (validation's, never saved). */
-  fix?: ArtistSplitFix;
+  fix?: FindingFix;
 }

@@ -19,6 +19,8 @@ function warning(field: string, message: string): Finding {
   return { level: 'warning', field, message };
 }
 
+const missingOuterId = 'outer_id is missing; every track needs a unique id';
+
 function positiveInteger(raw: string): boolean {
   const part = normalizePosition(raw);
   return /^\d+$/.test(part) && Number(part) > 0;
@@ -34,7 +36,15 @@ export function validateTrack(
 ): Finding[] {
   const findings: Finding[] = [];
   if (!draft.outerId || draft.outerId.value.trim() === '') {
-    findings.push(error('outer_id', 'outer_id is missing; every track needs a unique id'));
+    const isrc = draft.isrc && normalizeIsrc(draft.isrc.value);
+    findings.push(
+      isrc && isValidIsrc(isrc)
+        ? {
+            ...error('outer_id', `outer_id is missing; use the ISRC ${isrc} as its id?`),
+            fix: { kind: 'isrc-as-outer-id', isrc },
+          }
+        : error('outer_id', missingOuterId),
+    );
   }
   if (!draft.primaryMedia || draft.primaryMedia.value.trim() === '') {
     findings.push(error('primary_media', 'primary_media is missing; the track has no audio file'));
@@ -152,6 +162,10 @@ export function validateDelivery(drafts: DraftTrack[]): Finding[][] {
   };
   for (const [isrc, indexes] of groupBy(drafts, isrcOf)) {
     for (const i of indexes) {
+      // A shared ISRC is no track's own id: the missing outer_id offers no fix then.
+      findings[i] = findings[i]!.map((f) =>
+        f.fix?.kind === 'isrc-as-outer-id' ? error('outer_id', missingOuterId) : f,
+      );
       findings[i]!.push(warning('isrc', `ISRC ${isrc} is also on ${others(drafts, indexes, i)}`));
     }
   }

@@ -97,4 +97,27 @@ describe('Grid', () => {
     await tick();
     expect(library.row('id:A/03.flac')!.draft.album?.type).toBeUndefined();
   });
+
+  it('adds rows to the selection with Ctrl/Cmd-click and extends with Shift-click', async () => {
+    const { grid } = await libraryWith({
+      'A/01.flac': { title: 'One' },
+      'A/02.flac': { title: 'Two' },
+      'A/03.flac': { title: 'Three' },
+      'A/04.flac': { title: 'Four' },
+    });
+    render(Grid, { grid });
+    await tick();
+    const title = grid.visible.findIndex((c) => c.id === 'title');
+    const cell = (row: number) => document.getElementById(`cell-${row}-${title}`)!;
+    const selected = () =>
+      [0, 1, 2, 3].filter((row) => cell(row).getAttribute('aria-selected') === 'true');
+    await fireEvent.mouseDown(cell(0), { button: 0 });
+    await fireEvent.mouseDown(cell(2), { button: 0, ctrlKey: true });
+    expect(selected()).toEqual([0, 2]);
+    await fireEvent.mouseDown(cell(3), { button: 0, shiftKey: true });
+    expect(selected()).toEqual([0, 2, 3]);
+    expect(document.querySelectorAll('.row.selected-row')).toHaveLength(3);
+    await fireEvent.mouseDown(cell(1), { button: 0 });
+    expect(selected()).toEqual([1]);
+  });
 });

@@ -15,7 +15,7 @@ import type {
   TransferSnapshot,
 } from '../../../src-main/ipc/contract.js';
 import { createRouter, type Router } from '../../../src-main/ipc/router.js';
-import { mergeProgress } from '../../../src-renderer/components/transfers/merge-progress.js';
+import { mergeProgress } from '../../../src-renderer/state/merge-progress.js';
 import { makeAudio, missingFixtureTools } from '../../support/audio-fixtures.js';
 
 const missing = missingFixtureTools();

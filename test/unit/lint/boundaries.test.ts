@@ -46,4 +46,14 @@ describe('lint: process boundaries', { timeout: 60_000 }, () => {
     expect(await boundaryErrors('src-renderer/lib/bridge.ts', importFs)).not.toEqual([]);
     expect(await boundaryErrors('src-renderer/lib/bridge.ts', importElectron)).not.toEqual([]);
   });
+
+  it('forbids state modules to import from components, and keeps the renderer rules there', async () => {
+    const importComponent =
+      "import { formatBytes } from '../components/transfers/format.js';\nexport const x = formatBytes;\n";
+    expect(
+      await boundaryErrors('src-renderer/state/grid-state.svelte.ts', importComponent),
+    ).toEqual([expect.stringMatching(/State modules may not import from components/)]);
+    expect(await boundaryErrors('src-renderer/state/columns.ts', importFs)).not.toEqual([]);
+    expect(await boundaryErrors('src-renderer/views/LibraryView.ts', importComponent)).toEqual([]);
+  });
 });

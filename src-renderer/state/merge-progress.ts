@@ -1,4 +1,4 @@
-import type { TransferProgress, TransferSnapshot } from '../../../src-main/ipc/contract.js';
+import type { TransferProgress, TransferSnapshot } from '../../src-main/ipc/contract.js';
 
 /**
  * Folds one `delivery:progress` event into the snapshot the view holds. A complete event (a
