@@ -153,7 +153,8 @@ export class DeliverState {
   }
 
   #request(profile: ProfileSummary): RequestOf<'planDelivery'> {
-    const rows = this.library.rows.filter((r) => r.status !== 'unreadable' && !r.missing);
+    // Every row goes: main leaves out what it can't deliver (gone, empty, not audio), saying why.
+    const rows = this.library.rows;
     const chosen = this.scope === 'selection' ? new Set(this.selection()) : null;
     const json = this.mode === 'json';
     return {
@@ -180,6 +181,7 @@ export class DeliverState {
           ...(row.excluded || (chosen && !chosen.has(row.id)) ? { excluded: true } : {}),
           ...(cleared.length > 0 ? { cleared } : {}),
           ...(row.acceptCutShort ? { acceptCutShort: true } : {}),
+          ...(row.missing ? { missing: true } : {}),
         };
       }),
     };

@@ -11,6 +11,7 @@ import { parse as parseYaml, Scalar, stringify as stringifyYaml } from 'yaml';
 import { UsageError } from '../errors.js';
 import { fileStem } from './audio-formats.js';
 import { isCalendarDate } from './dates.js';
+import { quoted } from './user-text.js';
 
 /** The fields a mapping column may name. */
 export const mappingFields = ['outer_id', 'title', 'isrc', 'release_date', 'artist_name'] as const;
@@ -54,11 +55,11 @@ export function mappingProblem(mapping: FileNameMapping): string | null {
   }
   for (const column of mapping.columns) {
     if (!isField(column)) {
-      return `'${String(column)}' is not a mapping field (allowed: ${mappingFields.join(', ')})`;
+      return `${quoted(String(column))} is not a mapping field (allowed: ${mappingFields.join(', ')})`;
     }
   }
   const repeated = mapping.columns.find((c, i) => mapping.columns.indexOf(c) !== i);
-  if (repeated) return `'${repeated}' is mapped twice`;
+  if (repeated) return `${quoted(repeated)} is mapped twice`;
   const positions = mappingPositions(mapping);
   if (positions.length !== mapping.columns.length) {
     return 'the mapping has a column number for each field';
@@ -70,7 +71,7 @@ export function mappingProblem(mapping: FileNameMapping): string | null {
       !(position >= 0) ||
       (Number.isFinite(position) && !Number.isInteger(position))
     ) {
-      return `column number '${String(position)}' is not a whole number`;
+      return `column number ${quoted(String(position))} is not a whole number`;
     }
     if (i > 0 && position <= positions[i - 1]!) {
       return position === positions[i - 1]
@@ -136,11 +137,13 @@ export function parseMappingYaml(text: string): FileNameMapping {
     }
     const column = /^column_(\d+)$/.exec(key);
     if (!column) {
-      throw new UsageError(`the mapping has an unknown key '${key}'; use separator or column_N`);
+      throw new UsageError(
+        `the mapping has an unknown key ${quoted(key)}; use separator or column_N`,
+      );
     }
     if (!isField(value)) {
       throw new UsageError(
-        `mapping ${key} names '${oneLine(value)}'; allowed fields are ${mappingFields.join(', ')}`,
+        `mapping ${key} names ${quoted(oneLine(value))}; allowed fields are ${mappingFields.join(', ')}`,
       );
     }
     const position = Number(column[1]);
@@ -148,7 +151,7 @@ export function parseMappingYaml(text: string): FileNameMapping {
       throw new UsageError(`the mapping has column_${position} twice`);
     }
     if (columns.some((c) => c.field === value)) {
-      throw new UsageError(`the mapping takes '${value}' from two columns`);
+      throw new UsageError(`the mapping takes ${quoted(value)} from two columns`);
     }
     columns.push({ position, field: value });
   }
@@ -174,7 +177,7 @@ export function mappingFromOptions(separator: string, columns: string): FileName
     if (name === '') continue;
     if (!isField(name)) {
       throw new UsageError(
-        `--columns names '${name}'; allowed fields are ${mappingFields.join(', ')}`,
+        `--columns names ${quoted(name)}; allowed fields are ${mappingFields.join(', ')}`,
       );
     }
     fields.push(name);
@@ -220,7 +223,7 @@ export function applyFileNameMapping(path: string, mapping: FileNameMapping): Fi
   if (name.startsWith('.')) {
     return {
       ok: false,
-      message: `'${name}' starts with '.', and the service skips hidden files; rename it`,
+      message: `${quoted(name)} starts with '.', and the service skips hidden files; rename it`,
     };
   }
   const stem = fileStem(name);
@@ -230,7 +233,7 @@ export function applyFileNameMapping(path: string, mapping: FileNameMapping): Fi
   if (parts.length < needed) {
     return {
       ok: false,
-      message: `'${stem}' has ${parts.length} part(s) separated by '${mapping.separator}', the mapping expects ${needed}`,
+      message: `${quoted(stem)} has ${parts.length} part(s) separated by ${quoted(mapping.separator)}, the mapping expects ${needed}`,
     };
   }
   const values: Partial<Record<MappingField, string>> = {};
@@ -238,12 +241,12 @@ export function applyFileNameMapping(path: string, mapping: FileNameMapping): Fi
     const position = positions[i]!;
     const value = parts[position]!.trim();
     if (value === '') {
-      return { ok: false, message: `'${stem}' has an empty ${field} (column_${position})` };
+      return { ok: false, message: `${quoted(stem)} has an empty ${field} (column_${position})` };
     }
     if (field === 'release_date' && !isServiceDate(value)) {
       return {
         ok: false,
-        message: `'${stem}' has release_date '${value}', not a date YYYYMMDD (column_${position})`,
+        message: `${quoted(stem)} has release_date ${quoted(value)}, not a date YYYYMMDD (column_${position})`,
       };
     }
     values[field] = value;
@@ -272,7 +275,7 @@ export function matchFileNames(
     }
     return {
       ok: false,
-      message: `'${fileStem(deliveredName(path))}' gives outer_id '${outerId}' like '${fileStem(deliveredName(first))}', and the service keeps one entry per outer_id`,
+      message: `${quoted(fileStem(deliveredName(path)))} gives outer_id ${quoted(outerId)} like ${quoted(fileStem(deliveredName(first)))}, and the service keeps one entry per outer_id`,
     };
   });
 }
