@@ -108,6 +108,13 @@ const DeliveryInputSchema = v.strictObject({
     v.strictObject({
       separator: v.pipe(text(16), v.minLength(1)),
       columns: v.pipe(v.array(v.picklist(mappingFields)), v.maxLength(16)),
+      /** The column number of each field (`column_N`), when the mapping skips a part. */
+      positions: v.optional(
+        v.pipe(
+          v.array(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255))),
+          v.maxLength(16),
+        ),
+      ),
       storage: v.optional(v.picklist(['file', 'content'])),
     }),
   ),

@@ -187,27 +187,122 @@ export function mappingFromOptions(separator: string, columns: string): FileName
   return checkedMapping({ separator, columns: fields, ...(dense ? {} : { positions }) });
 }
 
-/** The mapping the Deliver screen's builder shows: a separator and one field per column. */
+/**
+ * A column of the Deliver screen's builder: the field a part of the file name gives, or
+ * `ignore`, a part the mapping skips (no `column_N` names it; the service never reads it).
+ */
+export type BuilderColumn = MappingField | 'ignore';
+
+/** What a builder column may be set to, in the order the builder offers them. */
+export const builderChoices: readonly BuilderColumn[] = [...mappingFields, 'ignore'];
+
+/** The most columns the builder shows (a name split in more parts is told so, per file). */
+export const MAX_BUILDER_COLUMNS = 16;
+
+/** The mapping of the builder's columns: each field at its column's number, `ignore`s skipped. */
 export function mappingFromBuilder(
   separator: string,
-  columns: readonly MappingField[],
+  columns: readonly BuilderColumn[],
 ): FileNameMapping {
-  return { separator, columns: [...columns] };
+  const fields: MappingField[] = [];
+  const positions: number[] = [];
+  columns.forEach((column, i) => {
+    if (column === 'ignore') return;
+    fields.push(column);
+    positions.push(i);
+  });
+  const dense = positions.every((p, i) => p === i);
+  return { separator, columns: fields, ...(dense ? {} : { positions }) };
 }
 
 /**
- * The builder's columns for a mapping, which maps consecutive columns only; a UsageError for a
- * mapping that skips a part of the name (deliver it with `courier deliver --mapping`).
+ * The builder's columns for a mapping: a part it skips shows as `ignore`. A UsageError for a
+ * mapping naming a column beyond what the builder shows (deliver it with `courier deliver --mapping`).
  */
-export function builderColumns(mapping: FileNameMapping): MappingField[] {
+export function builderColumns(mapping: FileNameMapping): BuilderColumn[] {
   const positions = mappingPositions(mapping);
-  const gap = positions.findIndex((p, i) => p !== i);
-  if (gap >= 0) {
+  const last = Math.max(-1, ...positions);
+  if (last >= MAX_BUILDER_COLUMNS) {
     throw new UsageError(
-      `the mapping skips column_${gap}, which the Deliver screen cannot show; map every column, or deliver it with courier deliver --mapping`,
+      `the mapping reads column_${columnNumberText(last)}, beyond the ${MAX_BUILDER_COLUMNS} columns the Deliver screen shows; deliver it with courier deliver --mapping`,
     );
   }
-  return [...mapping.columns];
+  const columns: BuilderColumn[] = Array.from({ length: last + 1 }, () => 'ignore');
+  positions.forEach((position, i) => (columns[position] = mapping.columns[i]!));
+  return columns;
+}
+
+/**
+ * What the builder says of a name split in more parts than it has columns: the service reads
+ * only the parts its columns name, so the rest (a title holding the separator, a suffix) is not
+ * sent. Undefined when the name has no part beyond the columns.
+ */
+export function extraPartsNote(
+  path: string,
+  separator: string,
+  columns: number,
+): string | undefined {
+  if (separator === '' || columns < 1) return undefined;
+  const stem = fileStem(deliveredName(path));
+  const parts = stem.split(separator);
+  if (parts.length <= columns) return undefined;
+  const extra = parts.slice(columns).join(separator);
+  return `${quoted(stem)} has ${parts.length} parts, the mapping ${columns} column(s): ${quoted(extra)} after column ${columns} is not sent (add a column, or set it to ignore)`;
+}
+
+/** Separators the builder tries on the library's names, most usual first. */
+const SEPARATORS = ['_', ' - ', '-', '.', ' '];
+
+/**
+ * The builder as it opens on a library's file names: a separator that splits them (the current
+ * one when it does), as many columns as most names have parts, and a guess at each column —
+ * outer_id first, ISRC and YYYYMMDD dates where every name has one there, then the title; the
+ * parts left over are `ignore`d, for the user to name.
+ */
+export function suggestBuilder(
+  paths: readonly string[],
+  current?: string,
+): { separator: string; columns: BuilderColumn[] } {
+  const stems = paths.map((p) => fileStem(deliveredName(p)));
+  const usual = (separator: string) => {
+    const counts = new Map<number, number>();
+    for (const stem of stems) {
+      const n = stem.split(separator).length;
+      counts.set(n, (counts.get(n) ?? 0) + 1);
+    }
+    // The part count most names have; the larger one on a tie.
+    let best = 1;
+    let seen = 0;
+    for (const [n, count] of counts) {
+      if (count > seen || (count === seen && n > best)) [best, seen] = [n, count];
+    }
+    return { parts: Math.min(best, MAX_BUILDER_COLUMNS), names: seen };
+  };
+  const candidates = [...(current ? [current] : []), ...SEPARATORS.filter((s) => s !== current)];
+  const splitting = candidates
+    .map((separator) => ({ separator, ...usual(separator) }))
+    .filter((c) => c.parts > 1);
+  const chosen =
+    splitting.find((c) => c.separator === current && c.names * 2 >= stems.length) ??
+    splitting.sort((a, b) => b.names - a.names)[0];
+  const separator = chosen?.separator ?? current ?? '_';
+  const width = Math.max(2, chosen?.parts ?? 2);
+  // Guesses read the names split as most are: a stray name does not spoil them.
+  const typical = stems
+    .map((stem) => stem.split(separator).map((part) => part.trim()))
+    .filter((parts) => parts.length >= width);
+  const every = (i: number, test: (part: string) => boolean) =>
+    typical.length > 0 && typical.every((parts) => test(parts[i]!));
+  const columns: BuilderColumn[] = Array.from({ length: width }, () => 'ignore');
+  const guess = (field: MappingField, test: (part: string) => boolean) => {
+    const at = columns.findIndex((c, i) => i > 0 && c === 'ignore' && every(i, test));
+    if (at > 0) columns[at] = field;
+  };
+  columns[0] = 'outer_id';
+  guess('isrc', (part) => /^[A-Z]{2}-?[A-Z0-9]{3}-?\d{2}-?\d{5}$/i.test(part));
+  guess('release_date', isServiceDate);
+  guess('title', (part) => /\p{L}/u.test(part));
+  return { separator, columns };
 }
 
 /** The name the service sees: the bucket key's last segment (NFC, `\` as a folder break). */
