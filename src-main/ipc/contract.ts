@@ -108,6 +108,13 @@ const DeliveryInputSchema = v.strictObject({
     v.strictObject({
       separator: v.pipe(text(16), v.minLength(1)),
       columns: v.pipe(v.array(v.picklist(mappingFields)), v.maxLength(16)),
+      /** The column number of each field (`column_N`), when the mapping skips a part. */
+      positions: v.optional(
+        v.pipe(
+          v.array(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255))),
+          v.maxLength(16),
+        ),
+      ),
       storage: v.optional(v.picklist(['file', 'content'])),
     }),
   ),
@@ -125,6 +132,8 @@ const DeliveryInputSchema = v.strictObject({
         cleared: v.optional(v.pipe(v.array(text(64)), v.maxLength(64))),
         /** The user accepts this master cut short as it is (core's `withAcceptance`). */
         acceptCutShort: v.optional(v.boolean()),
+        /** The file is gone or changed since it was added: left out, and the pre-flight says so. */
+        missing: v.optional(v.boolean()),
       }),
     ),
     v.maxLength(200_000),
@@ -395,6 +404,8 @@ export interface DeliveryPlanView {
   mode: DeliveryMode;
   folder: string;
   files: number;
+  /** The library files not delivered and why ("1 file left out: 03 Empty.mp3 is empty (0 bytes)"). */
+  leftOut?: string;
   tracks: number;
   bytes: number;
   requests: number;

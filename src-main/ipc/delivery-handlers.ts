@@ -130,7 +130,13 @@ function requestOf({ files, ...request }: RequestOf<'planDelivery'>): DeliveryRe
 }
 
 /** The pre-flight summary the Deliver view shows. */
-function planView({ plan, profile, idOfPath, nothingChanged }: PlannedDelivery): DeliveryPlanView {
+function planView({
+  plan,
+  profile,
+  idOfPath,
+  nothingChanged,
+  leftOutLine,
+}: PlannedDelivery): DeliveryPlanView {
   const r = plan.record;
   const idOf = (path: string | undefined) => (path ? idOfPath?.get(path) : undefined);
   const withId = <T extends { path?: string }>(item: T): T & { fileId?: string } => {
@@ -149,6 +155,7 @@ function planView({ plan, profile, idOfPath, nothingChanged }: PlannedDelivery):
     mode: r.mode,
     folder: r.folder,
     files: r.files.length,
+    ...(leftOutLine ? { leftOut: leftOutLine } : {}),
     tracks: r.tracks?.reduce((n, b) => n + b.length, 0) ?? r.files.length,
     bytes: r.bytes.total,
     requests: r.batches.length,

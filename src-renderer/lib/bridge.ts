@@ -39,6 +39,24 @@ function takeToken(): string {
   return sessionStorage.getItem(TOKEN_KEY) ?? '';
 }
 
+/**
+ * Why the socket could not open, as the user can act on it: the host is gone, this tab has no
+ * key (a new tab: the key is only in the address the host printed, and in the tab that opened
+ * it), or the key is no longer the host's (it changes each time the host starts).
+ */
+async function refusalMessage(token: string): Promise<string> {
+  const reopen = 'open the address the browser host printed when it started (it ends in #token=…)';
+  const running = await fetch(`${location.origin}/`, { method: 'HEAD', cache: 'no-store' })
+    .then((answer) => answer.ok)
+    .catch(() => false);
+  if (!running) {
+    return `The Courier browser host at ${location.host} is not running: start it again (npm run web) and ${reopen}.`;
+  }
+  return token
+    ? `The Courier browser host did not accept this tab's key (a key lasts while the host runs; it was restarted): ${reopen}.`
+    : `This tab has no key for the Courier browser host (a new tab does not get one): ${reopen}.`;
+}
+
 type Pending = (result: Envelope<unknown>) => void;
 type AnyListener = (payload: unknown) => void;
 
@@ -53,7 +71,7 @@ function createWebSocketApi(token: string): CourierApi {
     socket ??= new Promise((resolve, reject) => {
       const ws = new WebSocket(url);
       ws.onopen = () => resolve(ws);
-      ws.onerror = () => reject(new Error('The browser host refused the connection.'));
+      ws.onerror = () => void refusalMessage(token).then((message) => reject(new Error(message)));
       ws.onclose = () => {
         socket = null;
         for (const settle of pending.values()) {

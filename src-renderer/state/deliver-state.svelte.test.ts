@@ -11,15 +11,18 @@ async function deliverOver(files: string[]) {
 
 describe('DeliverState', () => {
   describe('loadMapping()', () => {
-    it("shows the checker's message for a mapping that skips a column, keeping the builder as it was", async () => {
+    it('shows a part the mapping skips as an ignored column, and sends it skipped', async () => {
       const deliver = await deliverOver(['A/CAT1_x_Song.flac']);
       deliver.loadMapping(
-        "mapping:\n  - separator: '-'\n  - column_0: outer_id\n  - column_2: title\n",
+        "mapping:\n  - separator: '_'\n  - column_0: outer_id\n  - column_2: title\n",
       );
-      expect(deliver.mappingError).toMatch(
-        /^That mapping file can't be used: the mapping skips column_1/,
-      );
-      expect([deliver.separator, deliver.columns]).toEqual(['_', ['outer_id', 'title']]);
+      expect(deliver.mappingError).toBe('');
+      expect([deliver.separator, deliver.columns]).toEqual(['_', ['outer_id', 'ignore', 'title']]);
+      expect(deliver.preview.rows[0]!.match).toEqual({
+        ok: true,
+        values: { outer_id: 'CAT1', title: 'Song' },
+      });
+      expect(deliver.mappingYaml()).toContain('column_2: title');
     });
 
     it('refuses a mapping without outer_id and a YAML error, each in one line', async () => {
@@ -41,6 +44,39 @@ describe('DeliverState', () => {
       expect(deliver.preview.rows[0]!.match).toEqual({
         ok: true,
         values: { outer_id: 'CAT1', title: 'Song' },
+      });
+    });
+  });
+
+  describe('openBuilder()', () => {
+    it('opens with one column per part of the names, then keeps what the user set', async () => {
+      const deliver = await deliverOver([
+        'A/MAP-001_First Light_GBAYE2300101_20230102_Mara Quinn.wav',
+        'A/MAP-002_Second Wind_GBAYE2300102_20230102_Mara Quinn.wav',
+      ]);
+      deliver.openBuilder();
+      expect(deliver.columns).toEqual(['outer_id', 'title', 'isrc', 'release_date', 'ignore']);
+      expect(deliver.unfitCount).toBe(0);
+      deliver.columns[4] = 'artist_name';
+      deliver.openBuilder();
+      expect(deliver.columns[4]).toBe('artist_name');
+    });
+
+    it('says per file what a name with more parts than columns does not send', async () => {
+      const deliver = await deliverOver([
+        'A/ID1_Title.wav',
+        'A/ID3_Other.wav',
+        'A/ID2_Don_t Stop.wav',
+      ]);
+      deliver.openBuilder();
+      expect(deliver.columns).toEqual(['outer_id', 'title']);
+      const notes = Object.fromEntries(deliver.preview.rows.map((r) => [r.name, r.note]));
+      expect(deliver.preview.rows.every((r) => r.match?.ok)).toBe(true);
+      expect(notes).toEqual({
+        'ID1_Title.wav': undefined,
+        'ID3_Other.wav': undefined,
+        'ID2_Don_t Stop.wav':
+          "'ID2_Don_t Stop' has 3 parts, the mapping 2 column(s): 't Stop' after column 2 is not sent (add a column, or set it to ignore)",
       });
     });
   });

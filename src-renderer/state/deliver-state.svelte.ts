@@ -1,15 +1,19 @@
 /* eslint-disable svelte/prefer-svelte-reactivity -- the Set and Map here are local lookups,
    replaced as whole values, never mutated in place. */
+import { untrack } from 'svelte';
+
 import {
+  builderChoices,
+  type BuilderColumn,
   builderColumns,
+  extraPartsNote,
   type FileNameMapping,
-  type MappingField,
-  mappingFields,
   mappingFromBuilder,
   mappingProblem,
   mappingToYaml,
   matchFileNames,
   parseMappingYaml,
+  suggestBuilder,
 } from '../../src-main/core/model/filename-mapping.js';
 import { clearedFields } from '../../src-main/core/model/ingestion-body.js';
 import {
@@ -38,7 +42,8 @@ export class DeliverState {
   overwriteAudio = $state(true);
   deleteDelivered = $state(true);
   separator = $state('_');
-  columns = $state<MappingField[]>(['outer_id', 'title']);
+  /** The builder's columns, left to right: a field, or `ignore` for a part the mapping skips. */
+  columns = $state<BuilderColumn[]>(['outer_id', 'title']);
   /** The production confirmation is open (Deliver on a production profile asks first). */
   confirming = $state(false);
   plan = $state.raw<DeliveryPlanView | null>(null);
@@ -55,7 +60,7 @@ export class DeliverState {
   /** The user read the pre-flight's removals and confirmed them. */
   confirmRemovals = $state(false);
 
-  readonly fields = mappingFields;
+  readonly fields = builderChoices;
 
   /** The mapping preview over the library's file names: values, or why a name doesn't fit. */
   readonly preview = $derived.by(() => {
@@ -74,6 +79,10 @@ export class DeliverState {
         id: row.id,
         name: row.draft.file.split('/').pop() ?? row.draft.file,
         match: matches?.[i] ?? null,
+        /** A name with more parts than columns: what is not sent. */
+        note: matches?.[i]?.ok
+          ? extraPartsNote(row.draft.file, this.separator, this.columns.length)
+          : undefined,
       })),
     };
   });
@@ -140,12 +149,32 @@ export class DeliverState {
     return mappingFromBuilder(this.separator, this.columns);
   }
 
+  /** The builder as last suggested (or first set): while unchanged, a new suggestion may replace it. */
+  #suggested = '_\u0000outer_id\u0000title';
+
+  /**
+   * Opens the builder on the library's names (core's `suggestBuilder`): a separator that splits
+   * them and one column per part. Once the user changed the builder, it stays as they set it.
+   */
+  openBuilder(): void {
+    const names = this.library.rows.map((row) => row.draft.file);
+    untrack(() => {
+      const now = [this.separator, ...this.columns].join('\u0000');
+      if (now !== this.#suggested || names.length === 0) return;
+      const suggestion = suggestBuilder(names, this.separator);
+      this.separator = suggestion.separator;
+      this.columns = suggestion.columns;
+      this.#suggested = [suggestion.separator, ...suggestion.columns].join('\u0000');
+    });
+  }
+
   /** Loads a mapping file's separator and columns. */
   loadMapping(text: string): void {
     try {
       const mapping = parseMappingYaml(text);
       this.columns = builderColumns(mapping);
       this.separator = mapping.separator;
+      this.#suggested = '';
       this.mappingError = '';
     } catch (error) {
       this.mappingError = `That mapping file can't be used: ${(error as Error).message}`;
@@ -153,7 +182,8 @@ export class DeliverState {
   }
 
   #request(profile: ProfileSummary): RequestOf<'planDelivery'> {
-    const rows = this.library.rows.filter((r) => r.status !== 'unreadable' && !r.missing);
+    // Every row goes: main leaves out what it can't deliver (gone, empty, not audio), saying why.
+    const rows = this.library.rows;
     const chosen = this.scope === 'selection' ? new Set(this.selection()) : null;
     const json = this.mode === 'json';
     return {
@@ -166,9 +196,7 @@ export class DeliverState {
         overwrite_audio_file: this.overwriteAudio,
         delete_delivered_file: this.deleteDelivered,
       },
-      ...(this.mode === 'audio_mapping'
-        ? { mapping: { separator: this.separator, columns: [...this.columns] } }
-        : {}),
+      ...(this.mode === 'audio_mapping' ? { mapping: this.#mapping() } : {}),
       ...(this.skipInvalid ? { skipInvalid: true } : {}),
       ...(this.all ? { all: true } : {}),
       files: rows.map((row) => {
@@ -180,6 +208,7 @@ export class DeliverState {
           ...(row.excluded || (chosen && !chosen.has(row.id)) ? { excluded: true } : {}),
           ...(cleared.length > 0 ? { cleared } : {}),
           ...(row.acceptCutShort ? { acceptCutShort: true } : {}),
+          ...(row.missing ? { missing: true } : {}),
         };
       }),
     };

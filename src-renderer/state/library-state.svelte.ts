@@ -126,6 +126,11 @@ export class LibraryState {
   redoLabel = $state<string | undefined>(undefined);
   /** Bumped after each user edit (for views that follow edits, e.g. the inspector). */
   editVersion = $state(0);
+  /**
+   * What the last Undo or Redo did ("Undone: Remove 2 tracks"), with the edit version it left and
+   * a count telling one from the next: the status line shows it in place of a notice it made stale.
+   */
+  lastUndo = $state.raw<{ text: string; version: number; count: number } | null>(null);
 
   /** Row index by id. */
   readonly indexById = $derived.by(() => {
@@ -470,13 +475,25 @@ export class LibraryState {
   /** Reverts the last command. */
   undo(): void {
     const command = this.#stack.undo();
-    if (command) this.#run(command, 'undo');
+    if (!command) return;
+    this.#run(command, 'undo');
+    this.#undone(`Undone: ${command.label}`);
   }
 
   /** Applies the last undone command again. */
   redo(): void {
     const command = this.#stack.redo();
-    if (command) this.#run(command, 'redo');
+    if (!command) return;
+    this.#run(command, 'redo');
+    this.#undone(`Redone: ${command.label}`);
+  }
+
+  #undone(text: string): void {
+    this.lastUndo = {
+      text,
+      version: this.editVersion,
+      count: (this.lastUndo?.count ?? 0) + 1,
+    };
   }
 
   /** Applies a command (`redo`) or reverts it (`undo`). */

@@ -44,7 +44,13 @@ import {
 } from './delivery-record.js';
 import { historyCsv, pickupCheck } from './history.js';
 import { type HistorySearchResult, searchHistory, type SearchOptions } from './history-search.js';
-import { libraryInput } from './library-input.js';
+import {
+  GONE_REASON,
+  leftOutFilesLine,
+  type LibraryFile,
+  libraryInput,
+  unusableReason,
+} from './library-input.js';
 import { applyMasterChecks, checkMasters, readMasters } from './masters-check.js';
 import { PauseGate } from './pause-gate.js';
 import {
@@ -95,6 +101,8 @@ export type DeliverySource =
         cleared?: string[];
         /** The label accepts this master cut short, as it is. */
         acceptCutShort?: boolean;
+        /** The renderer found the file gone or changed since it was added. */
+        missing?: boolean;
       }>;
     };
 
@@ -157,6 +165,8 @@ export interface PlannedDelivery {
   idOfPath?: Map<string, string>;
   /** Tracks left out: excluded by the user, skipped for their errors. */
   leftOut: LeftOutTrack[];
+  /** Library plans: the line naming the files that can't be delivered and why, when any. */
+  leftOutLine?: string;
   /** Where every file of the source is on disk, left-out ones too. */
   localPaths: Set<string>;
   /** Set by `plan` when nothing differs from the catalog (a start throws it instead). */
@@ -553,6 +563,7 @@ export class DeliveryService {
     let findings: PlanFinding[] = [];
     let idOfPath: Map<string, string> | undefined;
     let leftOut: LeftOutTrack[] = [];
+    let leftOutLine: string | undefined;
     let localPaths: Set<string>;
     let reads: Map<string, FileReadResult>;
     let accepted: Set<string>;
@@ -573,29 +584,48 @@ export class DeliveryService {
       reads = prepared.reads;
       accepted = new Set((source.acceptCutShort ?? []).map((p) => p.normalize('NFC')));
     } else {
-      const library = libraryInput(
-        source.files.map(({ id, relativePath, draft, excluded, cleared }) => ({
+      const entries: LibraryFile[] = source.files.map(
+        ({ id, relativePath, draft, excluded, cleared, missing }) => ({
           id,
           relativePath,
-          ...this.#grantOf(id),
+          ...(missing ? { localPath: '', size: 0, unusable: GONE_REASON } : this.#grantOf(id)),
           ...(draft ? { draft } : {}),
           ...(excluded ? { excluded } : {}),
           ...(cleared?.length ? { cleared } : {}),
-        })),
-        request.mode === 'json',
+        }),
       );
+      // Main reads the masters itself: what the renderer read may be stale, or not true. A file
+      // it can't deliver (empty, not audio it reads) is left out, and the pre-flight says so.
+      const listed = libraryInput(entries, false);
+      reads = await readMasters(
+        listed.dir,
+        listed.files,
+        { dataDir: this.services.dataDir, keep: keepReads },
+        signal,
+      );
+      for (const file of listed.files) {
+        const reason = unusableReason(file.size, reads.get(file.path));
+        const entry = reason && entries.find((e) => e.id === listed.idOfPath.get(file.path));
+        if (entry && !entry.excluded) entry.unusable = reason;
+      }
+      const library = libraryInput(entries, request.mode === 'json');
       input = library;
       tracks = library.tracks;
       idOfPath = library.idOfPath;
       leftOut = library.excluded;
       localPaths = library.localPaths;
-      // Main reads the masters itself: what the renderer read may be stale, or not true.
-      reads = await readMasters(
-        library.dir,
-        library.files,
-        { dataDir: this.services.dataDir, keep: keepReads },
-        signal,
-      );
+      const unusable = leftOut.filter((t) => t.state === 'skipped');
+      leftOutLine = leftOutFilesLine(unusable);
+      if (leftOutLine) {
+        findings = [
+          { level: 'warning', message: leftOutLine },
+          ...unusable.map((t): PlanFinding => ({
+            level: 'warning',
+            path: t.path,
+            message: `not delivered: it ${t.reason}`,
+          })),
+        ];
+      }
       const acceptedIds = new Set(source.files.filter((f) => f.acceptCutShort).map((f) => f.id));
       accepted = new Set(
         [...library.idOfPath].filter(([, id]) => acceptedIds.has(id)).map(([path]) => path),
@@ -652,6 +682,7 @@ export class DeliveryService {
       profile,
       input: planInput,
       leftOut,
+      ...(leftOutLine ? { leftOutLine } : {}),
       localPaths,
       ...(idOfPath ? { idOfPath } : {}),
     };

@@ -6,7 +6,9 @@
 import { basename, dirname, join } from 'node:path';
 
 import { albumOf } from '../model/albums.js';
+import type { FileReadResult } from '../model/read-result.js';
 import type { DraftTrack } from '../model/track.js';
+import { showControls } from '../model/user-text.js';
 import { validateDelivery } from '../model/validate.js';
 import type { LeftOutTrack } from './catalog-changes.js';
 import { type LocalFile, type PlannedTrack, plannedTrack } from './plan.js';
@@ -27,6 +29,8 @@ export interface LibraryFile {
   excluded?: boolean;
   /** Body fields the user removed in review (`clearedFields`): not kept from before. */
   cleared?: string[];
+  /** Why the file can't be delivered (`unusableReason`): left out, and said so. */
+  unusable?: string;
 }
 
 /** What a plan needs, and how to find a file's grant id from a plan path. */
@@ -36,7 +40,7 @@ export interface LibraryInput {
   files: LocalFile[];
   tracks: PlannedTrack[];
   idOfPath: Map<string, string>;
-  /** The files the user excluded, as the pre-flight counts them. */
+  /** The files the user excluded, and those that can't be delivered (skipped, with why). */
   excluded: LeftOutTrack[];
   /** Where every file of the library is on disk, excluded ones too. */
   localPaths: Set<string>;
@@ -61,13 +65,13 @@ export function libraryInput(files: LibraryFile[], withTracks: boolean): Library
       : dirname(first.localPath);
   const dir = first ? (common ? join(base, common) : base) : 'library';
   const idOfPath = new Map<string, string>();
-  const localPaths = new Set(files.map((f) => f.localPath));
+  const localPaths = new Set(files.filter((f) => f.localPath).map((f) => f.localPath));
   const excluded: LeftOutTrack[] = [];
   const included: LibraryFile[] = [];
   for (const f of files) {
     const path = strip(f.relativePath.normalize('NFC'));
     idOfPath.set(path, f.id);
-    if (!f.excluded) {
+    if (!f.excluded && f.unusable === undefined) {
       included.push(f);
       continue;
     }
@@ -76,7 +80,9 @@ export function libraryInput(files: LibraryFile[], withTracks: boolean): Library
       path,
       outer_id: draft.outerId?.value.trim() || basename(path),
       album: albumOf(draft).label,
-      state: 'excluded',
+      ...(f.unusable === undefined
+        ? { state: 'excluded' as const }
+        : { state: 'skipped' as const, reason: f.unusable }),
     });
   }
   const local: LocalFile[] = included.map((f) => ({
@@ -96,4 +102,35 @@ export function libraryInput(files: LibraryFile[], withTracks: boolean): Library
     plannedTrack(local[i]!.path, draft, findings[i] ?? [], included[i]!.cleared),
   );
   return { ...input, tracks };
+}
+
+/** Why a library file is left out when the renderer found it gone since it was added. */
+export const GONE_REASON = 'is gone or changed since it was added (add it again to deliver it)';
+
+/**
+ * Why a file of the library can't be delivered, from main's own read of it, or undefined when it
+ * can: an empty file, or one that isn't audio Courier reads.
+ */
+export function unusableReason(size: number, read: FileReadResult | undefined): string | undefined {
+  if (size === 0) return 'is empty (0 bytes)';
+  if (!read || read.draft) return undefined;
+  const why = read.findings.find((f) => f.level === 'error') ?? read.findings[0];
+  return why ? `can't be delivered: ${why.message}` : "can't be read as audio";
+}
+
+/** How many of a line's left-out files it names before "and N more". */
+const NAMED = 5;
+
+/**
+ * The pre-flight's line about library files that are not delivered and why, e.g.
+ * "1 file left out: Album/03 Empty.mp3 is empty (0 bytes)"; undefined when none is.
+ */
+export function leftOutFilesLine(
+  left: ReadonlyArray<{ path: string; reason?: string }>,
+): string | undefined {
+  const skipped = left.filter((t) => t.reason !== undefined);
+  if (skipped.length === 0) return undefined;
+  const named = skipped.slice(0, NAMED).map((t) => `${showControls(t.path)} ${t.reason}`);
+  const more = skipped.length > NAMED ? `; and ${skipped.length - NAMED} more` : '';
+  return `${skipped.length} file${skipped.length === 1 ? '' : 's'} left out: ${named.join('; ')}${more}`;
 }

@@ -16,6 +16,7 @@ import {
 } from '../model/filename-mapping.js';
 import { draftToTrack, maxTracksPerRequest, type TrackBody } from '../model/ingestion-body.js';
 import type { DraftTrack, Finding, Track } from '../model/track.js';
+import { quoted } from '../model/user-text.js';
 import { AUDIO_ROOT, deliveryKey } from '../storage/object-key.js';
 import type { CatalogSummary } from './catalog-changes.js';
 import {
@@ -229,7 +230,7 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
         ? 'files go flat into the delivery folder and the file name is the outer_id'
         : 'they would be one object in the bucket (names are compared in Unicode NFC)';
       block(
-        `${paths.map((p) => `'${p}'`).join(' and ')} share the name '${name}': ${where}; rename one`,
+        `${paths.map((p) => quoted(p)).join(' and ')} share the name ${quoted(name)}: ${where}; rename one`,
         paths[0]!.replace(/ \(decomposed\)$/, ''),
       );
     }
@@ -261,7 +262,7 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
         for (const [outerId, paths] of byOuterId) {
           if (paths.length < 2) continue;
           block(
-            `outer_id '${outerId}' is given to ${paths.length} files by the mapping (${paths.map((p) => `'${p}'`).join(', ')}): the service would keep only one; rename one`,
+            `outer_id ${quoted(outerId)} is given to ${paths.length} files by the mapping (${paths.map((p) => quoted(p)).join(', ')}): the service would keep only one; rename one`,
             paths[0],
           );
         }
@@ -326,7 +327,7 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
     for (const [outerId, paths] of pathsOf) {
       if (paths.length < 2) continue;
       block(
-        `outer_id '${outerId}' is given to ${paths.length} tracks (${paths.map((p) => `'${p}'`).join(', ')}): the service would keep only one; give each track its own`,
+        `outer_id ${quoted(outerId)} is given to ${paths.length} tracks (${paths.map((p) => quoted(p)).join(', ')}): the service would keep only one; give each track its own`,
         paths[0],
         'outer_id',
       );

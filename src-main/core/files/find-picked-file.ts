@@ -6,13 +6,18 @@ import { type FileClaim, sameFile } from './file-grants.js';
 /** How far below a root, and through how many folders, a picked folder is looked for. */
 const MAX_DEPTH = 4;
 const MAX_FOLDERS_VISITED = 20_000;
+/** Most file names one walk of the roots remembers (for files picked one by one). */
+const MAX_FILES_INDEXED = 200_000;
+/** How long one walk's file names serve: a pick of many files asks for each within moments. */
+const INDEX_TTL_MS = 10_000;
 
 /**
  * A browser does not reveal where a picked or dropped file lives, only its path relative to the
  * picked folder (`Album/01.flac`). The browser host finds it again under the folders it was told
  * it may serve (`--root`): the candidates are the files at that relative path, directly under a
  * root or under a folder of the picked folder's name, whose size and mtime match what the browser
- * saw; `FileGrants` then checks each one's content proof. Hidden files (any segment starting with
+ * saw; `FileGrants` then checks each one's content proof. A file picked on its own ("Add
+ * files…") comes with its bare name: it is looked for under the roots' visible folders too. Hidden files (any segment starting with
  * '.') are never candidates, nor is a file whose real path, links resolved, leaves the roots or
  * enters a hidden folder. Electron never needs this: its preload knows each file's real path.
  */
@@ -21,6 +26,8 @@ export class PickedFileFinder {
   #realRoots: Promise<string[]> | undefined;
   /** Where a picked top-level folder name was found last time. */
   readonly #folders = new Map<string, string[]>();
+  /** The last walk's visible files by name, and when it started. */
+  #files: { at: number; byName: Promise<Map<string, string[]>> } | undefined;
 
   constructor(roots: string[]) {
     this.#roots = roots;
@@ -34,6 +41,8 @@ export class PickedFileFinder {
     if (segments.length >= 2) {
       const [top, ...rest] = segments as [string, ...string[]];
       for (const folder of await this.#foldersNamed(top)) candidates.push(join(folder, ...rest));
+    } else {
+      candidates.push(...(await this.#filesNamed(segments[0]!)));
     }
     const found: string[] = [];
     for (const candidate of new Set(candidates)) {
@@ -50,6 +59,41 @@ export class PickedFileFinder {
     if (!real) return false;
     this.#realRoots ??= Promise.all(this.#roots.map((root) => realpath(root).catch(() => root)));
     return (await this.#realRoots).some((root) => isVisibleBelow(root, real));
+  }
+
+  /** The visible files of this name below the roots (a few seconds' old walk at most). */
+  async #filesNamed(name: string): Promise<string[]> {
+    const now = Date.now();
+    if (!this.#files || now - this.#files.at > INDEX_TTL_MS) {
+      this.#files = { at: now, byName: this.#indexFiles() };
+    }
+    return (await this.#files.byName).get(name) ?? [];
+  }
+
+  async #indexFiles(): Promise<Map<string, string[]>> {
+    const byName = new Map<string, string[]>();
+    let visited = 0;
+    let indexed = 0;
+    let level = this.#roots.slice();
+    for (let depth = 0; depth <= MAX_DEPTH && level.length > 0; depth++) {
+      const next: string[] = [];
+      for (const dir of level) {
+        if (++visited > MAX_FOLDERS_VISITED) break;
+        const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+        for (const entry of entries) {
+          if (entry.name.startsWith('.')) continue;
+          const child = join(dir, entry.name);
+          if (entry.isDirectory()) {
+            if (entry.name !== 'node_modules') next.push(child);
+          } else if (entry.isFile() && indexed < MAX_FILES_INDEXED) {
+            indexed++;
+            byName.set(entry.name, [...(byName.get(entry.name) ?? []), child]);
+          }
+        }
+      }
+      level = next;
+    }
+    return byName;
   }
 
   async #foldersNamed(name: string): Promise<string[]> {

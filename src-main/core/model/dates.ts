@@ -3,6 +3,8 @@
  * spellings. Only a real calendar day becomes YYYYMMDD; a year alone never gets a made-up day.
  */
 
+import { quoted } from './user-text.js';
+
 /** A date as far as it is known. */
 export interface PartialDate {
   year: number;
@@ -69,18 +71,19 @@ export function dateProblem(raw: string): { level: 'error' | 'warning'; message:
     // What a spreadsheet writes back for a date it recognised, in the computer's local order.
     return {
       level: 'error',
-      message: `'${raw}' has day and month in a local order that cannot be told apart (a spreadsheet rewrites dates so); write it as YYYY-MM-DD`,
+      message: `${quoted(raw)} has day and month in a local order that cannot be told apart (a spreadsheet rewrites dates so); write it as YYYY-MM-DD`,
     };
   }
-  if (!date) return { level: 'error', message: `'${raw}' is not a date (expected YYYY-MM-DD)` };
+  if (!date)
+    return { level: 'error', message: `${quoted(raw)} is not a date (expected YYYY-MM-DD)` };
   if (date.month === undefined || date.day === undefined) {
     return {
       level: 'warning',
-      message: `'${raw}' is not a full date; it is not sent until a day is given`,
+      message: `${quoted(raw)} is not a full date; it is not sent until a day is given`,
     };
   }
   if (!isCalendarDate(date.year, date.month, date.day)) {
-    return { level: 'error', message: `'${raw}' is not a real calendar date` };
+    return { level: 'error', message: `${quoted(raw)} is not a real calendar date` };
   }
   return null;
 }

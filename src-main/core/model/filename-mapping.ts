@@ -11,6 +11,7 @@ import { parse as parseYaml, Scalar, stringify as stringifyYaml } from 'yaml';
 import { UsageError } from '../errors.js';
 import { fileStem } from './audio-formats.js';
 import { isCalendarDate } from './dates.js';
+import { quoted } from './user-text.js';
 
 /** The fields a mapping column may name. */
 export const mappingFields = ['outer_id', 'title', 'isrc', 'release_date', 'artist_name'] as const;
@@ -54,11 +55,11 @@ export function mappingProblem(mapping: FileNameMapping): string | null {
   }
   for (const column of mapping.columns) {
     if (!isField(column)) {
-      return `'${String(column)}' is not a mapping field (allowed: ${mappingFields.join(', ')})`;
+      return `${quoted(String(column))} is not a mapping field (allowed: ${mappingFields.join(', ')})`;
     }
   }
   const repeated = mapping.columns.find((c, i) => mapping.columns.indexOf(c) !== i);
-  if (repeated) return `'${repeated}' is mapped twice`;
+  if (repeated) return `${quoted(repeated)} is mapped twice`;
   const positions = mappingPositions(mapping);
   if (positions.length !== mapping.columns.length) {
     return 'the mapping has a column number for each field';
@@ -70,7 +71,7 @@ export function mappingProblem(mapping: FileNameMapping): string | null {
       !(position >= 0) ||
       (Number.isFinite(position) && !Number.isInteger(position))
     ) {
-      return `column number '${String(position)}' is not a whole number`;
+      return `column number ${quoted(String(position))} is not a whole number`;
     }
     if (i > 0 && position <= positions[i - 1]!) {
       return position === positions[i - 1]
@@ -136,11 +137,13 @@ export function parseMappingYaml(text: string): FileNameMapping {
     }
     const column = /^column_(\d+)$/.exec(key);
     if (!column) {
-      throw new UsageError(`the mapping has an unknown key '${key}'; use separator or column_N`);
+      throw new UsageError(
+        `the mapping has an unknown key ${quoted(key)}; use separator or column_N`,
+      );
     }
     if (!isField(value)) {
       throw new UsageError(
-        `mapping ${key} names '${oneLine(value)}'; allowed fields are ${mappingFields.join(', ')}`,
+        `mapping ${key} names ${quoted(oneLine(value))}; allowed fields are ${mappingFields.join(', ')}`,
       );
     }
     const position = Number(column[1]);
@@ -148,7 +151,7 @@ export function parseMappingYaml(text: string): FileNameMapping {
       throw new UsageError(`the mapping has column_${position} twice`);
     }
     if (columns.some((c) => c.field === value)) {
-      throw new UsageError(`the mapping takes '${value}' from two columns`);
+      throw new UsageError(`the mapping takes ${quoted(value)} from two columns`);
     }
     columns.push({ position, field: value });
   }
@@ -174,7 +177,7 @@ export function mappingFromOptions(separator: string, columns: string): FileName
     if (name === '') continue;
     if (!isField(name)) {
       throw new UsageError(
-        `--columns names '${name}'; allowed fields are ${mappingFields.join(', ')}`,
+        `--columns names ${quoted(name)}; allowed fields are ${mappingFields.join(', ')}`,
       );
     }
     fields.push(name);
@@ -184,27 +187,122 @@ export function mappingFromOptions(separator: string, columns: string): FileName
   return checkedMapping({ separator, columns: fields, ...(dense ? {} : { positions }) });
 }
 
-/** The mapping the Deliver screen's builder shows: a separator and one field per column. */
+/**
+ * A column of the Deliver screen's builder: the field a part of the file name gives, or
+ * `ignore`, a part the mapping skips (no `column_N` names it; the service never reads it).
+ */
+export type BuilderColumn = MappingField | 'ignore';
+
+/** What a builder column may be set to, in the order the builder offers them. */
+export const builderChoices: readonly BuilderColumn[] = [...mappingFields, 'ignore'];
+
+/** The most columns the builder shows (a name split in more parts is told so, per file). */
+export const MAX_BUILDER_COLUMNS = 16;
+
+/** The mapping of the builder's columns: each field at its column's number, `ignore`s skipped. */
 export function mappingFromBuilder(
   separator: string,
-  columns: readonly MappingField[],
+  columns: readonly BuilderColumn[],
 ): FileNameMapping {
-  return { separator, columns: [...columns] };
+  const fields: MappingField[] = [];
+  const positions: number[] = [];
+  columns.forEach((column, i) => {
+    if (column === 'ignore') return;
+    fields.push(column);
+    positions.push(i);
+  });
+  const dense = positions.every((p, i) => p === i);
+  return { separator, columns: fields, ...(dense ? {} : { positions }) };
 }
 
 /**
- * The builder's columns for a mapping, which maps consecutive columns only; a UsageError for a
- * mapping that skips a part of the name (deliver it with `courier deliver --mapping`).
+ * The builder's columns for a mapping: a part it skips shows as `ignore`. A UsageError for a
+ * mapping naming a column beyond what the builder shows (deliver it with `courier deliver --mapping`).
  */
-export function builderColumns(mapping: FileNameMapping): MappingField[] {
+export function builderColumns(mapping: FileNameMapping): BuilderColumn[] {
   const positions = mappingPositions(mapping);
-  const gap = positions.findIndex((p, i) => p !== i);
-  if (gap >= 0) {
+  const last = Math.max(-1, ...positions);
+  if (last >= MAX_BUILDER_COLUMNS) {
     throw new UsageError(
-      `the mapping skips column_${gap}, which the Deliver screen cannot show; map every column, or deliver it with courier deliver --mapping`,
+      `the mapping reads column_${columnNumberText(last)}, beyond the ${MAX_BUILDER_COLUMNS} columns the Deliver screen shows; deliver it with courier deliver --mapping`,
     );
   }
-  return [...mapping.columns];
+  const columns: BuilderColumn[] = Array.from({ length: last + 1 }, () => 'ignore');
+  positions.forEach((position, i) => (columns[position] = mapping.columns[i]!));
+  return columns;
+}
+
+/**
+ * What the builder says of a name split in more parts than it has columns: the service reads
+ * only the parts its columns name, so the rest (a title holding the separator, a suffix) is not
+ * sent. Undefined when the name has no part beyond the columns.
+ */
+export function extraPartsNote(
+  path: string,
+  separator: string,
+  columns: number,
+): string | undefined {
+  if (separator === '' || columns < 1) return undefined;
+  const stem = fileStem(deliveredName(path));
+  const parts = stem.split(separator);
+  if (parts.length <= columns) return undefined;
+  const extra = parts.slice(columns).join(separator);
+  return `${quoted(stem)} has ${parts.length} parts, the mapping ${columns} column(s): ${quoted(extra)} after column ${columns} is not sent (add a column, or set it to ignore)`;
+}
+
+/** Separators the builder tries on the library's names, most usual first. */
+const SEPARATORS = ['_', ' - ', '-', '.', ' '];
+
+/**
+ * The builder as it opens on a library's file names: a separator that splits them (the current
+ * one when it does), as many columns as most names have parts, and a guess at each column —
+ * outer_id first, ISRC and YYYYMMDD dates where every name has one there, then the title; the
+ * parts left over are `ignore`d, for the user to name.
+ */
+export function suggestBuilder(
+  paths: readonly string[],
+  current?: string,
+): { separator: string; columns: BuilderColumn[] } {
+  const stems = paths.map((p) => fileStem(deliveredName(p)));
+  const usual = (separator: string) => {
+    const counts = new Map<number, number>();
+    for (const stem of stems) {
+      const n = stem.split(separator).length;
+      counts.set(n, (counts.get(n) ?? 0) + 1);
+    }
+    // The part count most names have; the larger one on a tie.
+    let best = 1;
+    let seen = 0;
+    for (const [n, count] of counts) {
+      if (count > seen || (count === seen && n > best)) [best, seen] = [n, count];
+    }
+    return { parts: Math.min(best, MAX_BUILDER_COLUMNS), names: seen };
+  };
+  const candidates = [...(current ? [current] : []), ...SEPARATORS.filter((s) => s !== current)];
+  const splitting = candidates
+    .map((separator) => ({ separator, ...usual(separator) }))
+    .filter((c) => c.parts > 1);
+  const chosen =
+    splitting.find((c) => c.separator === current && c.names * 2 >= stems.length) ??
+    splitting.sort((a, b) => b.names - a.names)[0];
+  const separator = chosen?.separator ?? current ?? '_';
+  const width = Math.max(2, chosen?.parts ?? 2);
+  // Guesses read the names split as most are: a stray name does not spoil them.
+  const typical = stems
+    .map((stem) => stem.split(separator).map((part) => part.trim()))
+    .filter((parts) => parts.length >= width);
+  const every = (i: number, test: (part: string) => boolean) =>
+    typical.length > 0 && typical.every((parts) => test(parts[i]!));
+  const columns: BuilderColumn[] = Array.from({ length: width }, () => 'ignore');
+  const guess = (field: MappingField, test: (part: string) => boolean) => {
+    const at = columns.findIndex((c, i) => i > 0 && c === 'ignore' && every(i, test));
+    if (at > 0) columns[at] = field;
+  };
+  columns[0] = 'outer_id';
+  guess('isrc', (part) => /^[A-Z]{2}-?[A-Z0-9]{3}-?\d{2}-?\d{5}$/i.test(part));
+  guess('release_date', isServiceDate);
+  guess('title', (part) => /\p{L}/u.test(part));
+  return { separator, columns };
 }
 
 /** The name the service sees: the bucket key's last segment (NFC, `\` as a folder break). */
@@ -220,7 +318,7 @@ export function applyFileNameMapping(path: string, mapping: FileNameMapping): Fi
   if (name.startsWith('.')) {
     return {
       ok: false,
-      message: `'${name}' starts with '.', and the service skips hidden files; rename it`,
+      message: `${quoted(name)} starts with '.', and the service skips hidden files; rename it`,
     };
   }
   const stem = fileStem(name);
@@ -230,7 +328,7 @@ export function applyFileNameMapping(path: string, mapping: FileNameMapping): Fi
   if (parts.length < needed) {
     return {
       ok: false,
-      message: `'${stem}' has ${parts.length} part(s) separated by '${mapping.separator}', the mapping expects ${needed}`,
+      message: `${quoted(stem)} has ${parts.length} part(s) separated by ${quoted(mapping.separator)}, the mapping expects ${needed}`,
     };
   }
   const values: Partial<Record<MappingField, string>> = {};
@@ -238,12 +336,12 @@ export function applyFileNameMapping(path: string, mapping: FileNameMapping): Fi
     const position = positions[i]!;
     const value = parts[position]!.trim();
     if (value === '') {
-      return { ok: false, message: `'${stem}' has an empty ${field} (column_${position})` };
+      return { ok: false, message: `${quoted(stem)} has an empty ${field} (column_${position})` };
     }
     if (field === 'release_date' && !isServiceDate(value)) {
       return {
         ok: false,
-        message: `'${stem}' has release_date '${value}', not a date YYYYMMDD (column_${position})`,
+        message: `${quoted(stem)} has release_date ${quoted(value)}, not a date YYYYMMDD (column_${position})`,
       };
     }
     values[field] = value;
@@ -272,7 +370,7 @@ export function matchFileNames(
     }
     return {
       ok: false,
-      message: `'${fileStem(deliveredName(path))}' gives outer_id '${outerId}' like '${fileStem(deliveredName(first))}', and the service keeps one entry per outer_id`,
+      message: `${quoted(fileStem(deliveredName(path)))} gives outer_id ${quoted(outerId)} like ${quoted(fileStem(deliveredName(first)))}, and the service keeps one entry per outer_id`,
     };
   });
 }

@@ -22,6 +22,7 @@ import {
   sheetColumnIds,
 } from './metadata-columns.js';
 import type { DraftTrack, Finding } from './track.js';
+import { quoted } from './user-text.js';
 import { upcSpellingFindings, validateTrack } from './validate.js';
 
 /** Where each CSV column goes, by header index: a metadata column, or nowhere (''). */
@@ -41,7 +42,7 @@ export function strictMapping(header: readonly string[], name = 'the CSV'): CsvM
   const unknown = header.filter((h, i) => mapping[i] === '' && h.trim() !== '');
   if (unknown.length > 0) {
     throw new UsageError(
-      `${name}: unknown column(s) ${unknown.map((h) => `'${h}'`).join(', ')}; rename them to one of ${acceptedHeaders()}`,
+      `${name}: unknown column(s) ${unknown.map((h) => quoted(h)).join(', ')}; rename them to one of ${acceptedHeaders()}`,
     );
   }
   const seen = new Map<MetadataColumnId, string>();
@@ -51,7 +52,7 @@ export function strictMapping(header: readonly string[], name = 'the CSV'): CsvM
     const first = seen.get(id);
     if (first !== undefined) {
       throw new UsageError(
-        `${name}: columns '${first}' and '${h}' both give ${id}; keep one of them`,
+        `${name}: columns ${quoted(first)} and ${quoted(h)} both give ${id}; keep one of them`,
       );
     }
     seen.set(id, h);
@@ -333,7 +334,7 @@ export function applyRow(
     if (same === 'spreadsheet') {
       notes.push({
         column: id,
-        message: `${metadataColumnLabels[id]} '${value}' is '${before}' without its leading zeros (a spreadsheet drops them); '${before}' is kept`,
+        message: `${metadataColumnLabels[id]} ${quoted(value)} is ${quoted(before)} without its leading zeros (a spreadsheet drops them); ${quoted(before)} is kept`,
       });
     }
     if (same) continue;

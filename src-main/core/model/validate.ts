@@ -10,6 +10,7 @@ import { gtinKey, gtinProblem, normalizeGtin } from './gtin.js';
 import { normalizePosition } from './ingestion-body.js';
 import { isValidIsrc, normalizeIsrc } from './isrc.js';
 import type { DraftTrack, Finding } from './track.js';
+import { quoted, showControls } from './user-text.js';
 
 function error(field: string, message: string): Finding {
   return { level: 'error', field, message };
@@ -58,7 +59,7 @@ export function validateTrack(
       findings.push(
         error(
           'isrc',
-          `ISRC '${draft.isrc.value}' is not valid: expected CC-XXX-YY-NNNNN (12 characters)`,
+          `ISRC ${quoted(draft.isrc.value)} is not valid: expected CC-XXX-YY-NNNNN (12 characters)`,
         ),
       );
     }
@@ -79,16 +80,19 @@ export function validateTrack(
   artists.forEach((artist, index) => {
     const into = suggestArtistSplit(artist.name, artist.role, { evidence, slashJoins });
     if (!into) return;
-    const names = into.map((a) => `${a.name} (${a.role})`).join(', ');
+    const names = into.map((a) => `${showControls(a.name)} (${a.role})`).join(', ');
     findings.push({
-      ...warning('artists', `'${artist.name}' looks like several artists; split into ${names}?`),
+      ...warning(
+        'artists',
+        `${quoted(artist.name)} looks like several artists; split into ${names}?`,
+      ),
       fix: { kind: 'split-artist', index, name: artist.name, into },
     });
   });
   const album = draft.album;
   if (album?.upc) {
     const problem = gtinProblem(normalizeGtin(album.upc.value));
-    if (problem) findings.push(error('album.upc', `UPC/EAN '${album.upc.value}' ${problem}`));
+    if (problem) findings.push(error('album.upc', `UPC/EAN ${quoted(album.upc.value)} ${problem}`));
   }
   if (album?.releaseDate && album.releaseDate.value !== draft.releaseDate?.value) {
     const problem = dateProblem(album.releaseDate.value);
@@ -104,7 +108,7 @@ export function validateTrack(
     findings.push(
       error(
         'album.track_position',
-        `track position '${album.trackPosition.value}' is not a positive whole number`,
+        `track position ${quoted(album.trackPosition.value)} is not a positive whole number`,
       ),
     );
   }
@@ -112,7 +116,7 @@ export function validateTrack(
     findings.push(
       error(
         'album.disk_number',
-        `disk number '${album.diskNumber.value}' is not a positive whole number`,
+        `disk number ${quoted(album.diskNumber.value)} is not a positive whole number`,
       ),
     );
   }
@@ -151,7 +155,7 @@ export function validateDelivery(drafts: DraftTrack[]): Finding[][] {
       findings[i]!.push(
         error(
           'outer_id',
-          `outer_id '${id}' is also used by ${others(drafts, indexes, i)}; the service would overwrite one with the other`,
+          `outer_id ${quoted(id)} is also used by ${others(drafts, indexes, i)}; the service would overwrite one with the other`,
         ),
       );
     }
@@ -224,7 +228,7 @@ export function upcSpellingFindings(drafts: readonly DraftTrack[]): [number, Fin
           i,
           warning(
             'album.upc',
-            `UPC/EAN '${spelt}' is ${main} (as on ${others(drafts, [i, ...mainTracks], i)}) written without its leading zeros, as a spreadsheet writes it; the same album: write it as ${main}`,
+            `UPC/EAN ${quoted(spelt)} is ${main} (as on ${others(drafts, [i, ...mainTracks], i)}) written without its leading zeros, as a spreadsheet writes it; the same album: write it as ${main}`,
           ),
         ]);
       }

@@ -1,6 +1,8 @@
+import { readdir } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
+import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 
 // s3rver is plain CommonJS without types; these are the parts the sandbox uses. They stay local
@@ -25,6 +27,7 @@ interface S3rverStore {
     destKey: string,
   ): Promise<unknown>;
   deleteObject(bucket: string, key: string): Promise<void>;
+  getMetadata(bucket: string, key: string): Promise<Record<string, string | number>>;
 }
 
 /** The slice of Koa's context the sandbox's own middleware touches. */
@@ -41,6 +44,16 @@ interface S3rverServer {
   configureBuckets(): Promise<unknown>;
   callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   logger: { close(): void };
+}
+
+/** The suffix of the file holding an object's bytes, after the key's last part. */
+const OBJECT_SUFFIX = '._S3rver_object';
+
+/** A key's part from its file name in s3rver's folder: on Windows s3rver writes `<>:"\\|?*` as `&` + hex. */
+function keyOfPath(name: string): string {
+  return process.platform === 'win32'
+    ? name.replace(/&[0-9a-f]{2}/g, (ref) => Buffer.from(ref.slice(1), 'hex').toString())
+    : name;
 }
 
 type S3rverClass = new (options: {
@@ -117,6 +130,8 @@ export class Bucket {
   private constructor(
     private readonly server: S3rverServer,
     readonly name: string,
+    /** The folder s3rver keeps this bucket's objects in. */
+    private readonly root: string,
   ) {
     // s3rver refuses `response-*` overrides on requests it did not authenticate itself; the gate
     // did, so it applies them here, around s3rver's own handling.
@@ -139,7 +154,7 @@ export class Bucket {
       configureBuckets: [{ name }],
     });
     await server.configureBuckets();
-    const bucket = new Bucket(server, name);
+    const bucket = new Bucket(server, name, join(directory, name));
     for (const key of BUCKET_LAYOUT) {
       if (!(await bucket.exists(key))) await bucket.put(key, Buffer.alloc(0));
     }
@@ -182,19 +197,65 @@ export class Bucket {
     return Buffer.concat(chunks).toString('utf8');
   }
 
+  /**
+   * Every key under a prefix (folder markers included), in no particular order, from a walk of
+   * s3rver's folder that enters only folders the prefix can reach. A file that vanishes during
+   * the walk (the service moving audio) is simply not listed.
+   */
+  async keys(prefix = ''): Promise<string[]> {
+    const found: string[] = [];
+    const walk = async (folder: string, relative: string): Promise<void> => {
+      let entries;
+      try {
+        entries = await readdir(folder, { withFileTypes: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw error;
+      }
+      for (const entry of entries) {
+        const name = keyOfPath(entry.name);
+        if (entry.isDirectory()) {
+          const inner = `${relative}${name}/`;
+          if (inner.startsWith(prefix) || prefix.startsWith(inner)) {
+            await walk(join(folder, entry.name), inner);
+          }
+        } else if (name.endsWith(OBJECT_SUFFIX)) {
+          const key = `${relative}${name.slice(0, -OBJECT_SUFFIX.length)}`;
+          if (key.startsWith(prefix)) found.push(key);
+        }
+      }
+    };
+    await walk(this.root, '');
+    return found;
+  }
+
+  /** Size, date and ETag of an object, or undefined when it is gone. */
+  async describe(
+    key: string,
+  ): Promise<{ size: number; lastModified: Date; etag: string } | undefined> {
+    try {
+      const metadata = await this.store.getMetadata(this.name, key);
+      return {
+        size: Number(metadata['content-length']),
+        lastModified: new Date(String(metadata['last-modified'])),
+        etag: String(metadata.etag),
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
   /** The keys of the objects directly under a prefix ending in '/' (no recursion, no markers). */
   async listFiles(prefix: string): Promise<string[]> {
-    const { objects } = await this.store.listObjects(this.name, { prefix, delimiter: '/' });
-    return objects.map((o) => o.key).filter((key) => key !== prefix && !key.endsWith('/'));
+    return (await this.keys(prefix))
+      .filter((key) => key !== prefix && !key.slice(prefix.length).includes('/'))
+      .sort();
   }
 
   /** True when any object lives under the prefix. */
   async hasPrefix(prefix: string): Promise<boolean> {
-    const { objects, commonPrefixes } = await this.store.listObjects(this.name, {
-      prefix,
-      maxKeys: 1,
-    });
-    return objects.length > 0 || commonPrefixes.length > 0;
+    return (await this.keys(prefix)).length > 0;
   }
 
   /** Copies an object inside the bucket. */

@@ -5,6 +5,13 @@ import { AwsChunkedDecoder, IntegrityCheck, isAwsChunked } from './aws-chunked.j
 import { type Bucket, BucketRequest } from './bucket.js';
 import { keyRefusal, uploadRefusal } from './bucket-policy.js';
 import { type DeleteOutcome, deleteResultXml, parseDeleteRequest } from './delete-objects.js';
+import {
+  type ListedObject,
+  type ListRequest,
+  listResultXml,
+  pageOf,
+  parseListRequest,
+} from './list-objects.js';
 import { S3GateError, sendS3Error } from './s3-errors.js';
 import { isSignatureParam, queryPairs, type SigningKeys, uriEncode, verifySigV4 } from './sigv4.js';
 
@@ -39,7 +46,8 @@ const HOP_HEADERS = new Set([
  * SigV4 signature against the sandbox's generated keys, applies section 2.6's access table,
  * turns aws-chunked bodies back into plain bytes (checking their checksums), and hands s3rver,
  * in this process, a request rebuilt from what it checked, streaming the body. DeleteObjects it
- * answers itself, from its own reading of the body.
+ * answers itself, from its own reading of the body, and ListObjects from its own walk of the
+ * bucket (list-objects.ts says why).
  */
 export function createS3Gate(options: GateOptions): Server {
   return createServer((req, res) => {
@@ -74,6 +82,15 @@ async function handle(
     const pairs = queryPairs(rawQuery);
     const params = new Set(pairs.map(([k]) => k));
     const copySource = authorize(options, req, bucket, key, pairs);
+
+    if ((req.method === 'GET' || head) && bucket !== '' && key === '') {
+      const listing = parseListRequest(pairs);
+      if (listing) {
+        req.resume();
+        await listObjects(options.bucket, listing, res, head);
+        return;
+      }
+    }
 
     const body = requestBody(req, verified.payloadHash);
     if (req.method === 'POST' && key === '' && params.has('delete')) {
@@ -226,6 +243,27 @@ async function deleteObjects(bucket: Bucket, xml: string, res: ServerResponse): 
     'content-length': Buffer.byteLength(body),
   });
   res.end(body);
+}
+
+/** ListObjects V1/V2: one page from the bucket's keys, each object described as it is now. */
+async function listObjects(
+  bucket: Bucket,
+  request: ListRequest,
+  res: ServerResponse,
+  head: boolean,
+): Promise<void> {
+  const page = pageOf(request, await bucket.keys(request.prefix));
+  const objects: ListedObject[] = [];
+  for (const key of page.keys) {
+    const described = await bucket.describe(key);
+    if (described) objects.push({ key, ...described });
+  }
+  const body = listResultXml(bucket.name, request, page, objects);
+  res.writeHead(200, {
+    'content-type': 'application/xml',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(head ? undefined : body);
 }
 
 /** The request's object bytes: decoded from aws-chunked when needed, checked against its checksums. */

@@ -1,4 +1,5 @@
 import { CourierError } from '../errors.js';
+import { showControls } from '../model/user-text.js';
 
 /** The only prefix Courier ever writes to in a delivery bucket. */
 export const AUDIO_ROOT = 'delivery/audio/';
@@ -33,7 +34,7 @@ function cleanSegments(path: string, what: string): string[] {
     if (segment === '' || segment === '.' || segment === '..') {
       throw new CourierError(
         'invalid-key',
-        `The ${what} "${path}" has an empty, "." or ".." segment; rename it and try again.`,
+        `The ${what} "${escapeControls(path)}" has an empty, "." or ".." segment; rename it and try again.`,
       );
     }
     if (CONTROL.test(segment)) {
@@ -53,12 +54,7 @@ function cleanSegments(path: string, what: string): string[] {
 }
 
 /** A text with control characters shown as escapes (`\u0007`), safe to print on one line. */
-export function escapeControls(text: string): string {
-  return text.replace(
-    new RegExp(CONTROL.source, 'g'),
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
+export const escapeControls = showControls;
 
 /**
  * Builds the bucket key `delivery/audio/<folder>/<relativePath>` (a `/`-separated relative path)

@@ -348,12 +348,18 @@ describe('the mapping checker agrees with the service', () => {
     fc.assert(
       fc.property(
         anySeparator.chain((separator) => fc.tuple(fc.constant(separator), fileNames(separator))),
-        fc.array(fc.constantFrom(...(fields as ['outer_id'])), { maxLength: 6 }),
+        fc.array(fc.constantFrom(...(fields as ['outer_id']), 'ignore' as const), {
+          maxLength: 6,
+        }),
         ([separator, names], columns) => {
           const mapping = mappingFromBuilder(separator, columns);
           const problem = mappingProblem(mapping);
+          // An ignored column is a part no column_N names.
           const doc = {
-            mapping: [{ separator }, ...columns.map((c, i) => ({ [`column_${i}`]: c }))],
+            mapping: [
+              { separator },
+              ...columns.flatMap((c, i) => (c === 'ignore' ? [] : [{ [`column_${i}`]: c }])),
+            ],
           };
           expectAgreement(
             problem === null ? mapping : new UsageError(problem),

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { libraryInput } from '../../../src-main/core/delivery/library-input.js';
+import {
+  leftOutFilesLine,
+  libraryInput,
+  unusableReason,
+} from '../../../src-main/core/delivery/library-input.js';
 
 const manual = { kind: 'manual' as const };
 
@@ -60,5 +64,40 @@ describe('libraryInput()', () => {
     expect(input.tracks[1]!.findings).toContainEqual(
       expect.objectContaining({ level: 'error', field: 'outer_id' }),
     );
+  });
+});
+
+describe('leftOutFilesLine()', () => {
+  it('names the files left out and why, five at most', () => {
+    expect(leftOutFilesLine([])).toBeUndefined();
+    expect(leftOutFilesLine([{ path: '03 Empty.mp3', reason: 'is empty (0 bytes)' }])).toBe(
+      '1 file left out: 03 Empty.mp3 is empty (0 bytes)',
+    );
+    const many = Array.from({ length: 7 }, (_, i) => ({
+      path: `0${i}\u0000.mp3`,
+      reason: 'is empty (0 bytes)',
+    }));
+    expect(leftOutFilesLine(many)).toBe(
+      `7 files left out: ${many
+        .slice(0, 5)
+        .map((f) => `${f.path.replace('\u0000', '\\u0000')} is empty (0 bytes)`)
+        .join('; ')}; and 2 more`,
+    );
+  });
+});
+
+describe('unusableReason()', () => {
+  it('says an empty file is empty, and an unread one why', () => {
+    expect(unusableReason(0, undefined)).toBe('is empty (0 bytes)');
+    expect(
+      unusableReason(10, {
+        file: 'a.mp3',
+        draft: null,
+        findings: [{ level: 'error', message: 'no audio found in the file' }],
+      }),
+    ).toBe("can't be delivered: no audio found in the file");
+    expect(
+      unusableReason(10, { file: 'a.mp3', draft: { file: 'a.mp3' }, findings: [] }),
+    ).toBeUndefined();
   });
 });

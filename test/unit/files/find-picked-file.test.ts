@@ -43,6 +43,18 @@ describe('PickedFileFinder', () => {
     ]);
   });
 
+  it('finds a file picked on its own ("Add files…") in a sub-folder by its name', async () => {
+    const finder = new PickedFileFinder([root]);
+    await expect(finder.find('01.flac', claim)).resolves.toEqual([
+      join(root, 'Label', '2024', 'Album', '01.flac'),
+    ]);
+    // The hidden copy of the same file is never a candidate.
+    await expect(finder.find('01.flac', claim)).resolves.not.toContain(
+      join(root, '.config', 'Album', '01.flac'),
+    );
+    await expect(finder.find('01.flac', { ...claim, size: 99 })).resolves.toEqual([]);
+  });
+
   it('refuses a file whose size does not match', async () => {
     const finder = new PickedFileFinder([root]);
     await expect(finder.find('Album/01.flac', { ...claim, size: 99 })).resolves.toEqual([]);

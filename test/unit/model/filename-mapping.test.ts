@@ -4,6 +4,7 @@ import { UsageError } from '../../../src-main/core/errors.js';
 import {
   applyFileNameMapping,
   builderColumns,
+  extraPartsNote,
   type FileNameMapping,
   mappingFromBuilder,
   mappingFromOptions,
@@ -11,6 +12,7 @@ import {
   mappingToYaml,
   matchFileNames,
   parseMappingYaml,
+  suggestBuilder,
   unfitFileNames,
 } from '../../../src-main/core/model/filename-mapping.js';
 
@@ -128,13 +130,21 @@ describe('filename mapping', () => {
       expect(usageMessage(() => mappingFromOptions('', 'outer_id'))).toMatch(/separator/);
     });
 
-    it('leaves the builder a mapping with a skipped column to refuse with a reason', () => {
-      const gap = parseMappingYaml(yaml("separator: '_'", 'column_1: outer_id'));
-      expect(usageMessage(() => builderColumns(gap))).toMatch(/skips column_0/);
+    it('shows a skipped part in the builder as an ignored column, and back', () => {
+      const gap = parseMappingYaml(yaml("separator: '_'", 'column_1: outer_id', 'column_3: title'));
+      expect(builderColumns(gap)).toEqual(['ignore', 'outer_id', 'ignore', 'title']);
+      expect(mappingFromBuilder('_', builderColumns(gap))).toEqual(gap);
+      expect(mappingFromBuilder('_', ['ignore', 'outer_id', 'ignore', 'title'])).toEqual({
+        separator: '_',
+        columns: ['outer_id', 'title'],
+        positions: [1, 3],
+      });
       expect(builderColumns(mappingFromBuilder('_', ['outer_id', 'isrc']))).toEqual([
         'outer_id',
         'isrc',
       ]);
+      const far = parseMappingYaml(yaml("separator: '_'", 'column_40: outer_id'));
+      expect(usageMessage(() => builderColumns(far))).toMatch(/column_40, beyond the 16 columns/);
     });
   });
 
@@ -206,5 +216,42 @@ describe('filename mapping', () => {
         "mapping:\n  - separator: ' - '\n  - column_0: artist_name\n  - column_1: outer_id\n",
       );
     });
+  });
+});
+
+describe('the Deliver screen builder', () => {
+  it('opens with one column per part of the names, guessing what it can', () => {
+    const names = [
+      'Album/MAP-001_First Light_GBAYE2300101_20230102_Mara Quinn.wav',
+      'Album/MAP-002_Second Wind_GBAYE2300102_20230102_Mara Quinn.wav',
+      'Album/MAP-003_Third_GBAYE2300103_20230102_Ola.wav',
+    ];
+    expect(suggestBuilder(names, '_')).toEqual({
+      separator: '_',
+      columns: ['outer_id', 'title', 'isrc', 'release_date', 'ignore'],
+    });
+  });
+
+  it('finds the separator the names use when the current one does not split them', () => {
+    const names = ['01 - Dawn - Mara Quinn.mp3', '02 - Noon - Mara Quinn.mp3'];
+    expect(suggestBuilder(names, '_')).toEqual({
+      separator: ' - ',
+      columns: ['outer_id', 'title', 'ignore'],
+    });
+  });
+
+  it('says per file what a name split in more parts than columns loses', () => {
+    expect(extraPartsNote('A/ID1_Don_t Stop.mp3', '_', 2)).toBe(
+      "'ID1_Don_t Stop' has 3 parts, the mapping 2 column(s): 't Stop' after column 2 is not sent (add a column, or set it to ignore)",
+    );
+    expect(extraPartsNote('A/ID1_Title.mp3', '_', 2)).toBeUndefined();
+    expect(extraPartsNote('A/ID1_Title.mp3', '_', 4)).toBeUndefined();
+  });
+
+  it('fits names with more parts than the mapping reads, as the service does', () => {
+    const mapping = mappingFromBuilder('_', ['outer_id', 'title']);
+    expect(matchFileNames(['A_B_C_D_E.mp3'], mapping)).toEqual([
+      { ok: true, values: { outer_id: 'A', title: 'B' } },
+    ]);
   });
 });
