@@ -11,7 +11,14 @@ import { albumArtistOf, albumOf, positionProblems } from '../../src-main/core/mo
 import { applyArtistSplits } from '../../src-main/core/model/artists.js';
 import { formatTsv, parseTsv } from '../../src-main/core/model/csv-text.js';
 import type { ArtistSplitFix, DraftTrack, Finding } from '../../src-main/core/model/track.js';
-import { type Column, type ColumnId, columnIds, columns, defaultHiddenColumns } from './columns.js';
+import {
+  type Column,
+  type ColumnId,
+  columnIds,
+  columns,
+  defaultColumnOrder,
+  defaultHiddenColumns,
+} from './columns.js';
 import type { DraftEdit, LibraryRow, LibraryState } from './library-state.svelte.js';
 
 /** A cell position in the current view: row index in `lines`, column index in `visible`. */
@@ -93,7 +100,7 @@ const levelRank = (findings: Finding[] | undefined) =>
 
 /** The grid over one library. */
 export class GridState {
-  order = $state<ColumnId[]>([...columnIds]);
+  order = $state<ColumnId[]>([...defaultColumnOrder]);
   hidden = $state<ColumnId[]>([...defaultHiddenColumns]);
   widths = $state<Partial<Record<ColumnId, number>>>({});
   sort = $state<{ column: ColumnId; direction: 1 | -1 } | null>(null);
@@ -196,7 +203,7 @@ export class GridState {
       const known = (ids: unknown) =>
         Array.isArray(ids) ? ids.filter((id): id is ColumnId => columnIds.includes(id)) : [];
       const order = known(saved.order);
-      const added = columnIds.filter((id) => !order.includes(id));
+      const added = defaultColumnOrder.filter((id) => !order.includes(id));
       this.order = [...order, ...added];
       // Columns new since the layout was saved start as the default layout has them.
       this.hidden = [
@@ -218,7 +225,7 @@ export class GridState {
 
   /** Back to the default columns. */
   resetColumns(): void {
-    this.order = [...columnIds];
+    this.order = [...defaultColumnOrder];
     this.hidden = [...defaultHiddenColumns];
     this.widths = {};
     this.#saveLayout();
