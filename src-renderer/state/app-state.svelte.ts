@@ -5,6 +5,7 @@ import { DeliverState } from './deliver-state.svelte.js';
 import { DuplicatesState } from './duplicates-state.svelte.js';
 import { GridState } from './grid-state.svelte.js';
 import { HistoryState } from './history-state.svelte.js';
+import { InspectorPanel } from './inspector-panel.svelte.js';
 import { LibraryState } from './library-state.svelte.js';
 import { ProfilesState } from './profiles-state.svelte.js';
 import { SettingsState } from './settings-state.svelte.js';
@@ -33,6 +34,7 @@ export class AppState {
   connectionError = $state('');
   readonly library: LibraryState;
   readonly grid: GridState;
+  readonly inspector: InspectorPanel;
   readonly profiles: ProfilesState;
   readonly settings: SettingsState;
   readonly tags: TagsState;
@@ -45,6 +47,7 @@ export class AppState {
   constructor(readonly api: CourierApi) {
     this.library = new LibraryState(api, () => new WorkerTagReader());
     this.grid = new GridState(this.library, globalThis.localStorage ?? null);
+    this.inspector = new InspectorPanel(globalThis.localStorage ?? null);
     this.profiles = new ProfilesState(api);
     this.settings = new SettingsState(api);
     this.tags = new TagsState(api);

@@ -31,6 +31,31 @@ export const qcColumnIds = [
 /** Every column id, in the default order. */
 export const columnIds = ['status', ...metadataColumnIds, 'catalog', ...qcColumnIds] as const;
 
+/**
+ * The grid's default column order: the file's name and the metadata a reviewer reads first, so
+ * that at 1280×720 with the inspector collapsed they fit without scrolling sideways. (An album
+ * header's label runs across File and Title; a longer one is cut, whole in its tooltip.)
+ */
+export const defaultColumnOrder: readonly ColumnId[] = [
+  'status',
+  'track',
+  'file',
+  'title',
+  'artists',
+  'album',
+  'isrc',
+  'upc',
+  'release_date',
+  'disk',
+  'outer_id',
+  'artist_ids',
+  'album_type',
+  'customer_tags',
+  'lyrics',
+  'catalog',
+  ...qcColumnIds,
+];
+
 /** Columns hidden in the default layout. */
 export const defaultHiddenColumns: readonly ColumnId[] = ['artist_ids', ...qcColumnIds];
 
@@ -53,7 +78,10 @@ export type ColumnId = (typeof columnIds)[number];
 export interface Column {
   id: ColumnId;
   label: string;
-  /** Default width in px. */
+  /**
+   * Default width in px: a UPC's 13 digits, an ISRC's 12 characters and a date's 10 show whole
+   * (widest glyphs, at the UI font) and the main columns fit 1280×720 (see defaultColumnOrder).
+   */
   width: number;
   /** Whether the cell can be edited as text in the grid. */
   editable: boolean;
@@ -105,7 +133,7 @@ function cell(
 
 /** Every column, by id. */
 export const columns: Record<ColumnId, Column> = {
-  status: { id: 'status', label: 'Status', width: 74, editable: false, fields: [], get: () => '' },
+  status: { id: 'status', label: 'Status', width: 72, editable: false, fields: [], get: () => '' },
   // Where the track stands against the Deliver view's catalog at the last Check.
   catalog: {
     id: 'catalog',
@@ -115,24 +143,24 @@ export const columns: Record<ColumnId, Column> = {
     fields: [],
     get: () => '',
   },
-  file: cell('file', 'File', 240, ['primary_media']),
+  file: cell('file', 'File', 176, ['primary_media']),
   outer_id: cell('outer_id', 'outer_id', 150, ['outer_id']),
-  title: cell('title', 'Title', 200, ['title']),
+  title: cell('title', 'Title', 150, ['title']),
   // Every artist with its role ("Aurora Vale · feat. Nils Berg"); the sheet's Artists are the
   // main ones, other roles having columns of their own there.
   artists: {
-    ...cell('artists', 'Artists', 170, ['artists']),
+    ...cell('artists', 'Artists', 130, ['artists']),
     get: artistCreditText,
     set: withArtistCredit,
   },
   // Only ids the label gave: an artist without one is sent with its name (core/model/artist-ids).
   artist_ids: cell('artist_ids', 'Artist ids', 200, []),
-  album: cell('album', 'Album', 170, [], true),
-  upc: cell('upc', 'UPC', 130, ['album.upc'], true),
-  isrc: cell('isrc', 'ISRC', 130, ['isrc']),
-  release_date: cell('release_date', 'Release date', 110, ['release_date', 'album.release_date']),
-  track: cell('track', 'Track #', 70, ['album.track_position']),
-  disk: cell('disk', 'Disk #', 64, ['album.disk_number']),
+  album: cell('album', 'Album', 130, [], true),
+  upc: cell('upc', 'UPC', 134, ['album.upc'], true),
+  isrc: cell('isrc', 'ISRC', 140, ['isrc']),
+  release_date: cell('release_date', 'Release date', 124, ['release_date', 'album.release_date']),
+  track: cell('track', 'Track #', 76, ['album.track_position']),
+  disk: cell('disk', 'Disk #', 72, ['album.disk_number']),
   album_type: cell('album_type', 'Album type', 110, [], true),
   customer_tags: cell('customer_tags', 'Customer tags', 190, []),
   // Lyrics are edited in the inspector; the cell only says whether there are any.

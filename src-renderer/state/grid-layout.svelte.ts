@@ -2,7 +2,14 @@
  * The grid's columns as the user arranged them: order, visibility and widths, kept in local
  * storage as a preference. The lowest layer of the grid's state (see grid-state.svelte.ts).
  */
-import { type Column, type ColumnId, columnIds, columns, defaultHiddenColumns } from './columns.js';
+import {
+  type Column,
+  type ColumnId,
+  columnIds,
+  columns,
+  defaultColumnOrder,
+  defaultHiddenColumns,
+} from './columns.js';
 
 const layoutKey = 'courier.grid.columns';
 
@@ -11,7 +18,7 @@ export type LayoutStorage = Pick<Storage, 'getItem' | 'setItem'> | null;
 
 /** Visible columns, their order and widths. */
 export class GridLayout {
-  order = $state<ColumnId[]>([...columnIds]);
+  order = $state<ColumnId[]>([...defaultColumnOrder]);
   hidden = $state<ColumnId[]>([...defaultHiddenColumns]);
   widths = $state<Partial<Record<ColumnId, number>>>({});
 
@@ -38,7 +45,7 @@ export class GridLayout {
       const known = (ids: unknown) =>
         Array.isArray(ids) ? ids.filter((id): id is ColumnId => columnIds.includes(id)) : [];
       const order = known(saved.order);
-      const added = columnIds.filter((id) => !order.includes(id));
+      const added = defaultColumnOrder.filter((id) => !order.includes(id));
       this.order = [...order, ...added];
       // Columns new since the layout was saved start as the default layout has them.
       this.hidden = [
@@ -60,7 +67,7 @@ export class GridLayout {
 
   /** Back to the default columns. */
   resetColumns(): void {
-    this.order = [...columnIds];
+    this.order = [...defaultColumnOrder];
     this.hidden = [...defaultHiddenColumns];
     this.widths = {};
     this.columnsChanged();

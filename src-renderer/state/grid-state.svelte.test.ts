@@ -209,7 +209,6 @@ describe('grid editing rules', () => {
       expect(cell(grid, 1, 'file')).toBe('Night Shift/02.mp3');
       grid.key({ key: 'Delete' });
       expect(cell(grid, 1, 'title')).toBe('');
-      expect(cell(grid, 1, 'outer_id')).toBe('');
       expect(cell(grid, 3, 'title')).toBe('Song 4');
     });
   });
@@ -252,8 +251,8 @@ describe('grid editing rules', () => {
       );
       expect(again.visible.map((c) => c.id).slice(0, 5)).toEqual([
         'status',
+        'track',
         'file',
-        'outer_id',
         'isrc',
         'title',
       ]);

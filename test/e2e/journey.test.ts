@@ -212,7 +212,10 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
     await expect.poll(csvExportCount, { timeout: 90_000, interval: 1_000 }).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'csv_outputs', exact: true }).click();
     // Exports sit in one folder per catalog.
-    await page.getByRole('button', { name: /📁/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Folder / })
+      .first()
+      .click();
     const csvRow = page.getByRole('row', { name: /\.csv/ }).first();
     await csvRow.getByRole('button', { name: 'View' }).click();
     await page.getByTestId('bucket-preview').locator('table').waitFor();

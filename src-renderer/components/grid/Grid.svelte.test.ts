@@ -62,9 +62,9 @@ describe('Grid', () => {
     expect(header.querySelector('[data-column="track"]')!.textContent?.trim()).toBe('−2');
     const label = 'Night Shift — Lena Park · 2 tracks · no track 2';
     expect(header.querySelector('[data-column="file"]')!.textContent?.trim()).toBe(label);
-    // The label runs across the blank File, outer_id and Title cells up to Artists, each of
-    // which keeps its own cell (and the full label as tooltip); the album cells stay editable.
-    const spanned = ['file', 'outer_id', 'title'];
+    // The label runs across the blank File and Title cells up to Artists, each of which keeps
+    // its own cell (and the full label as tooltip); the album cells stay editable.
+    const spanned = ['file', 'title'];
     const width = grid.visible
       .filter((c) => spanned.includes(c.id))
       .reduce((sum, c) => sum + grid.widthOf(c), 0);
