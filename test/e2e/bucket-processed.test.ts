@@ -64,29 +64,29 @@ describe.skipIf(missing.length > 0)('the Bucket view after a sandbox delivery', 
       .waitFor({ timeout: 60_000 });
 
     await app.nav('Bucket').click();
-    await page.getByRole('button', { name: '📁 processed/' }).click();
-    await page.getByRole('button', { name: '📁 audio/' }).click();
+    await page.getByRole('button', { name: 'Folder processed/' }).click();
+    await page.getByRole('button', { name: 'Folder audio/' }).click();
     const table = page.locator('.bucket table');
     // One folder per catalog: the one delivered to.
-    const catalog = page.getByRole('button', { name: /^📁 [0-9a-f-]{36}\/$/ });
+    const catalog = page.getByRole('button', { name: /^Folder [0-9a-f-]{36}\/$/ });
     await catalog.waitFor();
     expect(await table.getByText('Empty.').count()).toBe(0);
     await catalog.click();
     for (const t of tracks) {
-      await page.getByRole('button', { name: `📁 ${t.isrc}/` }).waitFor();
+      await page.getByRole('button', { name: `Folder ${t.isrc}/` }).waitFor();
     }
     await page.screenshot({ path: await artifactPath('bucket-processed-audio.png') });
     for (const t of tracks) {
-      await page.getByRole('button', { name: `📁 ${t.isrc}/` }).click();
+      await page.getByRole('button', { name: `Folder ${t.isrc}/` }).click();
       await page.getByRole('row', { name: t.name }).getByRole('cell', { name: t.name }).waitFor();
       await page
         .getByRole('navigation', { name: 'Bucket path' })
         .getByRole('button')
         .nth(3)
         .click();
-      await page.getByRole('button', { name: `📁 ${tracks[0]!.isrc}/` }).waitFor();
+      await page.getByRole('button', { name: `Folder ${tracks[0]!.isrc}/` }).waitFor();
     }
-    await page.getByRole('button', { name: `📁 ${tracks[0]!.isrc}/` }).click();
+    await page.getByRole('button', { name: `Folder ${tracks[0]!.isrc}/` }).click();
     await page.getByRole('cell', { name: tracks[0]!.name, exact: true }).waitFor();
     await page.screenshot({ path: await artifactPath('bucket-processed-file.png') });
   }, 120_000);
