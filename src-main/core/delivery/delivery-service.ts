@@ -586,6 +586,7 @@ export class DeliveryService {
       );
       input = library;
       tracks = library.tracks;
+      findings = library.findings;
       idOfPath = library.idOfPath;
       leftOut = library.excluded;
       localPaths = library.localPaths;

@@ -425,3 +425,54 @@ function commonText(
 export function withAlbumFix(draft: DraftTrack, fix: AlbumFieldFix): DraftTrack {
   return metadataCells[fix.column].set!(draft, fix.value, { kind: 'manual' });
 }
+
+/** One album as `courier scan --json` and the pre-flight report it (no indexes: files). */
+export interface AlbumSummary {
+  label: string;
+  title: string;
+  artist: string;
+  /** 13 digits for a valid code. */
+  upc: string;
+  /** Its tracks' files, in disk and position order. */
+  files: string[];
+  /** The positions no track has ("10", "2-5" for disk 2 track 5). */
+  missing: string[];
+  findings: Array<{ level: 'error' | 'warning'; field: string; message: string; fix?: string }>;
+}
+
+/** An album review as plain data, its tracks named by their files. */
+export function albumSummary(album: AlbumReview, drafts: readonly DraftTrack[]): AlbumSummary {
+  const disks = new Set(album.lines.map((l) => l.disk));
+  return {
+    label: album.label,
+    title: album.title,
+    artist: album.artist,
+    upc: album.upc,
+    files: album.lines.flatMap((l) => (l.kind === 'track' ? [drafts[l.index]!.file] : [])),
+    missing: album.lines.flatMap((l) =>
+      l.kind === 'missing'
+        ? [disks.size > 1 || l.disk !== '1' ? `${l.disk}-${l.position}` : String(l.position)]
+        : [],
+    ),
+    findings: album.findings.map(({ level, field, message, fix }) => ({
+      level,
+      field,
+      message,
+      ...(fix ? { fix: fix.label } : {}),
+    })),
+  };
+}
+
+/** The album findings of a delivery, each once, with the album they are about. */
+export function albumFindings(
+  review: AlbumsReview,
+): Array<{ level: 'error' | 'warning'; field: string; message: string; album: string }> {
+  return review.albums.flatMap((album) =>
+    album.findings.map(({ level, field, message }) => ({
+      level,
+      field,
+      message,
+      album: album.title || album.label,
+    })),
+  );
+}
