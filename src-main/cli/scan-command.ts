@@ -13,10 +13,10 @@ import { parseArgs } from 'node:util';
 
 import { UsageError } from '../core/errors.js';
 import { listLocalFiles } from '../core/files/local-files.js';
+import { type AlbumSummary, albumSummary } from '../core/model/album-review.js';
 import { describeAudio } from '../core/model/audio-properties.js';
 import { fieldLabel } from '../core/model/field-labels.js';
 import { type OuterIdField, outerIdFields, type OuterIdStrategy } from '../core/model/outer-id.js';
-import { albumSummary, type AlbumSummary } from '../core/model/album-review.js';
 import { finishScanReview, type ScanEntry } from '../core/model/read-result.js';
 import { escapeControls } from '../core/storage/object-key.js';
 import {
@@ -107,7 +107,9 @@ export function formatAlbums(albums: readonly AlbumSummary[]): string {
   const withFindings = albums.filter((a) => a.findings.length > 0).length;
   const lines = [`Albums: ${albums.length}, ${withFindings} with findings`];
   for (const album of albums) {
-    const name = album.title ? `'${album.title}'${album.artist ? ` — ${album.artist}` : ''}` : album.label;
+    const name = album.title
+      ? `'${album.title}'${album.artist ? ` — ${album.artist}` : ''}`
+      : album.label;
     const upc = album.upc ? `, UPC ${album.upc}` : '';
     lines.push(escapeControls(`  ${name}: ${album.files.length} track(s)${upc}`));
     for (const f of album.findings) {

@@ -247,7 +247,7 @@ export class GridState {
     if (this.groupByAlbum) {
       const keyed = list.map((row) => ({
         row,
-        album: albumOf(row.draft),
+        album: this.library.albumKeyOf(row),
         disk: row.draft.album?.diskNumber?.value ?? '1',
         track: row.draft.album?.trackPosition?.value ?? '',
         sortKey: sort ? this.#sortText(row, sort.column) : '',
@@ -283,7 +283,7 @@ export class GridState {
     for (const id of ids) {
       const row = this.library.row(id);
       if (!row) continue;
-      const album = albumOf(row.draft);
+      const album = this.library.albumKeyOf(row);
       if (header?.key !== album.key) {
         close();
         header = {

@@ -550,7 +550,7 @@ export class DeliveryService {
     const source = request.source;
     let input: { dir: string; files: Parameters<typeof planDelivery>[0]['files'] };
     let tracks: Parameters<typeof planDelivery>[0]['tracks'];
-    let findings: PlanFinding[] = [];
+    let findings: PlanFinding[];
     let idOfPath: Map<string, string> | undefined;
     let leftOut: LeftOutTrack[] = [];
     let localPaths: Set<string>;

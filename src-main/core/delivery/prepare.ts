@@ -10,8 +10,8 @@ import { readSheet } from 'read-excel-file/node';
 
 import { CourierError } from '../errors.js';
 import { isDeliverable, listLocalFiles } from '../files/local-files.js';
-import type { CsvEncoding } from '../model/csv-text.js';
 import { albumFindings } from '../model/album-review.js';
+import type { CsvEncoding } from '../model/csv-text.js';
 import { draftToTrack } from '../model/ingestion-body.js';
 import {
   checkMetadataTable,

@@ -170,17 +170,20 @@ function joinedKeys(drafts: readonly DraftTrack[], keys: readonly string[]): Gro
 /** The value of a compared field on a track: the text to compare by and to show. */
 function fieldValue(draft: DraftTrack, column: AlbumFieldColumn): { key: string; text: string } {
   const album = draft.album;
-  let text = '';
   if (column === 'upc') {
-    text = normalizeGtin(album?.upc?.value.trim() ?? '');
-    const valid = text !== '' && gtinProblem(text) === null;
-    return { key: valid ? gtinKey(text) : text, text: valid ? gtinKey(text) : text };
+    const code = normalizeGtin(album?.upc?.value.trim() ?? '');
+    const shown = code !== '' && gtinProblem(code) === null ? gtinKey(code) : code;
+    return { key: shown, text: shown };
   }
-  if (column === 'album') text = album?.title?.value ?? '';
-  else if (column === 'album_artist') text = albumArtistTag(draft);
-  else if (column === 'label') text = album?.label?.value ?? '';
-  else text = album?.releaseDate?.value ?? '';
-  text = text.trim().normalize('NFC');
+  const raw =
+    column === 'album'
+      ? album?.title?.value
+      : column === 'album_artist'
+        ? albumArtistTag(draft)
+        : column === 'label'
+          ? album?.label?.value
+          : album?.releaseDate?.value;
+  const text = (raw ?? '').trim().normalize('NFC');
   return { key: text, text };
 }
 
@@ -212,7 +215,8 @@ function disagreement(
   );
   candidates.sort((a, b) => b[1].indexes.length - a[1].indexes.length);
   const top = candidates[0];
-  const clear = top && (candidates.length === 1 || candidates[1]![1].indexes.length < top[1].indexes.length);
+  const clear =
+    top && (candidates.length === 1 || candidates[1]![1].indexes.length < top[1].indexes.length);
   const main = clear ? top : undefined;
   const groups = [...values.values()].sort((a, b) => b.indexes.length - a.indexes.length);
   const odd = groups.filter((g) => g !== main?.[1]);
@@ -330,11 +334,14 @@ function gapFinding(lines: readonly AlbumLine[]): AlbumFinding | undefined {
   if (missing.length === 0) return undefined;
   const disks = new Set(lines.map((l) => l.disk));
   const byDisk = new Map<string, number[]>();
-  for (const l of missing.slice(0, 6)) byDisk.set(l.disk, [...(byDisk.get(l.disk) ?? []), l.position]);
+  for (const l of missing.slice(0, 6))
+    byDisk.set(l.disk, [...(byDisk.get(l.disk) ?? []), l.position]);
   const shown =
     [...byDisk]
       .map(([disk, positions]) =>
-        disks.size > 1 || disk !== '1' ? `${positions.join(', ')} on disk ${disk}` : positions.join(', '),
+        disks.size > 1 || disk !== '1'
+          ? `${positions.join(', ')} on disk ${disk}`
+          : positions.join(', '),
       )
       .join('; ') + (missing.length > 6 ? '…' : '');
   return {

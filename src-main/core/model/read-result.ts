@@ -116,7 +116,11 @@ export function finishScanReview(
   results: FileReadResult[],
   strategy: OuterIdStrategy = { kind: 'default' },
   edit?: (drafts: DraftTrack[]) => DraftTrack[],
-): { entries: Array<ScanEntry & { draft?: DraftTrack }>; albums: AlbumsReview; drafts: DraftTrack[] } {
+): {
+  entries: Array<ScanEntry & { draft?: DraftTrack }>;
+  albums: AlbumsReview;
+  drafts: DraftTrack[];
+} {
   const readable = results.filter((r) => r.draft !== null);
   const assigned = assignOuterIds(
     readable.map((r) => r.draft!),

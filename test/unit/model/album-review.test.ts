@@ -147,7 +147,12 @@ describe('reviewAlbums()', () => {
           diskNumber: fromTag(disk),
         },
       });
-    const drafts = [at('a.flac', '4'), at('b.flac', '1'), at('c.flac', '4'), at('d.flac', '2', '2')];
+    const drafts = [
+      at('a.flac', '4'),
+      at('b.flac', '1'),
+      at('c.flac', '4'),
+      at('d.flac', '2', '2'),
+    ];
     const [album] = reviewAlbums(drafts).albums;
     expect(
       album!.lines.map((l) =>
