@@ -119,7 +119,7 @@ export class GridState {
     const seen = new Map<string, string>();
     for (const row of this.library.rows) {
       if (row.status !== 'ready') continue;
-      const album = albumOf(row.draft);
+      const album = this.library.albumKeyOf(row);
       if (!seen.has(album.key)) seen.set(album.key, album.label);
     }
     return [...seen]
@@ -234,7 +234,7 @@ export class GridState {
         if (this.filterLevel === 'errors' && rank !== 2) return false;
         if (this.filterLevel === 'warnings' && rank !== 1) return false;
       }
-      if (this.filterAlbum && albumOf(row.draft).key !== this.filterAlbum) return false;
+      if (this.filterAlbum && this.library.albumKeyOf(row).key !== this.filterAlbum) return false;
       if (this.filterStanding && this.standingOf(row).filter !== this.filterStanding) return false;
       const matches = (c: Column) =>
         c.id !== 'status' && this.cellText(row, c).toLowerCase().includes(text);
