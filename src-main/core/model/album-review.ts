@@ -25,6 +25,8 @@ const findingField: Record<AlbumFieldColumn, string> = {
   album_release_date: 'album.release_date',
 };
 
+const columnsCompared = Object.keys(findingField) as AlbumFieldColumn[];
+
 /** How each compared field is named in a sentence. */
 const fieldNoun: Record<AlbumFieldColumn, string> = {
   upc: 'UPC',
@@ -123,24 +125,51 @@ class Groups {
   }
 }
 
+/** What review needs of one track, worked out once per draft. */
+interface TrackInfo {
+  /** `albumOf(draft).key`. */
+  key: string;
+  folder: string;
+  /** The album title as compared ('' when none). */
+  title: string;
+  /** The title with the album artist, else with the folder ('' without a title). */
+  titleKey: string;
+  place: { disk: string; position: number } | undefined;
+  values: Record<AlbumFieldColumn, FieldValue>;
+}
+
+// Drafts are immutable: what is worked out once per draft object stays right, and a validation
+// after an edit of a few tracks out of 10,000 works out only theirs.
+const infoCache = new WeakMap<DraftTrack, TrackInfo>();
+
+function infoOf(draft: DraftTrack): TrackInfo {
+  let info = infoCache.get(draft);
+  if (!info) {
+    const folder = folderOf(draft.file);
+    const raw = draft.album?.title?.value.trim();
+    const title = raw ? fold(raw) : '';
+    const artist = albumArtistTag(draft);
+    const titleKey = title ? `${title}\u0000${artist ? fold(artist) : `folder:${folder}`}` : '';
+    const values = {} as Record<AlbumFieldColumn, FieldValue>;
+    for (const column of columnsCompared) values[column] = fieldValue(draft, column);
+    info = { key: albumOf(draft).key, folder, title, titleKey, place: placeOf(draft), values };
+    infoCache.set(draft, info);
+  }
+  return info;
+}
+
 /** Which `albumOf` keys are one album for review (the union of the rules above). */
-function joinedKeys(drafts: readonly DraftTrack[], keys: readonly string[]): Groups {
+function joinedKeys(infos: readonly TrackInfo[]): Groups {
   const groups = new Groups();
   const tracksOfKey = new Map<string, number>();
-  for (const key of keys) tracksOfKey.set(key, (tracksOfKey.get(key) ?? 0) + 1);
+  for (const { key } of infos) tracksOfKey.set(key, (tracksOfKey.get(key) ?? 0) + 1);
   // A valid UPC on several tracks is strong evidence of an album of its own.
   const strong = (key: string) =>
     key.startsWith('upc:') && gtinProblem(key.slice(4)) === null && (tracksOfKey.get(key) ?? 0) > 1;
   const byTitle = new Map<string, Set<string>>();
   const byFolder = new Map<string, { keys: Set<string>; titles: Set<string> }>();
-  drafts.forEach((draft, i) => {
-    const key = keys[i]!;
-    const title = draft.album?.title?.value.trim();
-    const folder = folderOf(draft.file);
-    if (title) {
-      // One title with one album artist (or, without one, in one folder) is one album.
-      const artist = albumArtistTag(draft);
-      const titleKey = `${fold(title)}\u0000${artist ? fold(artist) : `folder:${folder}`}`;
+  for (const { key, folder, title, titleKey } of infos) {
+    if (titleKey) {
       const set = byTitle.get(titleKey) ?? new Set<string>();
       set.add(key);
       byTitle.set(titleKey, set);
@@ -148,10 +177,10 @@ function joinedKeys(drafts: readonly DraftTrack[], keys: readonly string[]): Gro
     if (folder) {
       const entry = byFolder.get(folder) ?? { keys: new Set<string>(), titles: new Set<string>() };
       entry.keys.add(key);
-      if (title) entry.titles.add(fold(title));
+      if (title) entry.titles.add(title);
       byFolder.set(folder, entry);
     }
-  });
+  }
   for (const set of byTitle.values()) {
     // Two valid UPCs each on several tracks under one title are two editions, not one album.
     if ([...set].filter(strong).length > 1) continue;
@@ -167,14 +196,30 @@ function joinedKeys(drafts: readonly DraftTrack[], keys: readonly string[]): Gro
   return groups;
 }
 
-/** The value of a compared field on a track: the text to compare by and to show. */
-function fieldValue(draft: DraftTrack, column: AlbumFieldColumn): { key: string; text: string } {
-  const album = draft.album;
-  if (column === 'upc') {
-    const code = normalizeGtin(album?.upc?.value.trim() ?? '');
+interface FieldValue {
+  key: string;
+  text: string;
+}
+
+// An album's tracks share their UPC text: each text is checked once (bounded, for 10,000 tracks).
+const upcValues = new Map<string, FieldValue>();
+
+function upcValue(raw: string): FieldValue {
+  let value = upcValues.get(raw);
+  if (!value) {
+    const code = normalizeGtin(raw.trim());
     const shown = code !== '' && gtinProblem(code) === null ? gtinKey(code) : code;
-    return { key: shown, text: shown };
+    value = { key: shown, text: shown };
+    if (upcValues.size >= 20_000) upcValues.clear();
+    upcValues.set(raw, value);
   }
+  return value;
+}
+
+/** The value of a compared field on a track: the text to compare by and to show. */
+function fieldValue(draft: DraftTrack, column: AlbumFieldColumn): FieldValue {
+  const album = draft.album;
+  if (column === 'upc') return upcValue(album?.upc?.value ?? '');
   const raw =
     column === 'album'
       ? album?.title?.value
@@ -193,17 +238,30 @@ const have = (n: number) => (n === 1 ? '1 has' : `${n} have`);
 const shownValue = (column: AlbumFieldColumn, text: string) =>
   text === '' ? 'none' : column === 'upc' ? text : `'${text}'`;
 
+/** Whether every one of the tracks has the same value in a field (most albums: a quick check). */
+function sameEverywhere(
+  infos: readonly TrackInfo[],
+  indexes: readonly number[],
+  column: AlbumFieldColumn,
+): boolean {
+  const first = infos[indexes[0]!]!.values[column].key;
+  for (const i of indexes) if (infos[i]!.values[column].key !== first) return false;
+  return true;
+}
+
 /** The disagreement of the album's tracks on one field, as album and track findings. */
 function disagreement(
   drafts: readonly DraftTrack[],
+  infos: readonly TrackInfo[],
   indexes: readonly number[],
   column: AlbumFieldColumn,
   albumName: string,
   trackFindings: Map<number, Finding[]>,
 ): AlbumFinding | undefined {
+  if (sameEverywhere(infos, indexes, column)) return undefined;
   const values = new Map<string, { text: string; indexes: number[] }>();
   for (const i of indexes) {
-    const { key, text } = fieldValue(drafts[i]!, column);
+    const { key, text } = infos[i]!.values[column];
     const entry = values.get(key) ?? { text, indexes: [] };
     entry.indexes.push(i);
     values.set(key, entry);
@@ -251,7 +309,7 @@ function disagreement(
         trackFindings.set(i, list);
       }
     }
-    const value = column === 'upc' ? text : spelling(drafts, mainIndexes, column);
+    const value = column === 'upc' ? text : infos[mainIndexes[0]!]!.values[column].text;
     return {
       level: 'warning',
       field,
@@ -279,21 +337,16 @@ function disagreement(
   return { level: 'warning', field, message };
 }
 
-/** The text as the album's tracks write it (their first spelling). */
-function spelling(
-  drafts: readonly DraftTrack[],
-  indexes: readonly number[],
-  column: AlbumFieldColumn,
-): string {
-  return fieldValue(drafts[indexes[0]!]!, column).text;
-}
-
 /** The album's track list, disk by disk, with the gaps and duplicated positions. */
-function trackLines(drafts: readonly DraftTrack[], indexes: readonly number[]): AlbumLine[] {
+function trackLines(
+  drafts: readonly DraftTrack[],
+  infos: readonly TrackInfo[],
+  indexes: readonly number[],
+): AlbumLine[] {
   const byDisk = new Map<string, { index: number; position: number }[]>();
   const unplaced: AlbumLine[] = [];
   for (const index of indexes) {
-    const place = placeOf(drafts[index]!);
+    const place = infos[index]!.place;
     if (!place) {
       const disk = drafts[index]!.album?.diskNumber?.value.trim() || '1';
       unplaced.push({ kind: 'track', index, disk, position: null, duplicate: false });
@@ -357,8 +410,9 @@ function gapFinding(lines: readonly AlbumLine[]): AlbumFinding | undefined {
  * a warning on each track that disagrees with its album.
  */
 export function reviewAlbums(drafts: readonly DraftTrack[]): AlbumsReview {
-  const keys = drafts.map((d) => albumOf(d).key);
-  const groups = joinedKeys(drafts, keys);
+  const infos = drafts.map(infoOf);
+  const keys = infos.map((info) => info.key);
+  const groups = joinedKeys(infos);
   const byRoot = new Map<string, number[]>();
   keys.forEach((key, i) => {
     const root = groups.find(key);
@@ -374,13 +428,13 @@ export function reviewAlbums(drafts: readonly DraftTrack[]): AlbumsReview {
     for (const i of indexes) counts.set(keys[i]!, (counts.get(keys[i]!) ?? 0) + 1);
     const main = [...counts].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
     const first = drafts[indexes.find((i) => keys[i] === main)!]!;
-    const lines = trackLines(drafts, indexes);
-    const title = commonText(drafts, indexes, 'album');
+    const lines = trackLines(drafts, infos, indexes);
+    const title = commonText(infos, indexes, 'album');
     const albumName = title ? `'${title}'` : 'this album';
     const findings: AlbumFinding[] = [];
     if (indexes.length > 1) {
-      for (const column of Object.keys(findingField) as AlbumFieldColumn[]) {
-        const found = disagreement(drafts, indexes, column, albumName, trackFindings);
+      for (const column of columnsCompared) {
+        const found = disagreement(drafts, infos, indexes, column, albumName, trackFindings);
         if (found) findings.push(found);
       }
     }
@@ -393,8 +447,8 @@ export function reviewAlbums(drafts: readonly DraftTrack[]): AlbumsReview {
       keys: [...counts.keys()],
       label: albumOf(first).label,
       title,
-      artist: commonText(drafts, indexes, 'album_artist'),
-      upc: commonText(drafts, indexes, 'upc'),
+      artist: commonText(infos, indexes, 'album_artist'),
+      upc: commonText(infos, indexes, 'upc'),
       indexes,
       lines,
       findings,
@@ -405,13 +459,14 @@ export function reviewAlbums(drafts: readonly DraftTrack[]): AlbumsReview {
 
 /** The value most of the album's tracks have in a field ('' when none has one). */
 function commonText(
-  drafts: readonly DraftTrack[],
+  infos: readonly TrackInfo[],
   indexes: readonly number[],
   column: AlbumFieldColumn,
 ): string {
+  if (sameEverywhere(infos, indexes, column)) return infos[indexes[0]!]!.values[column].text;
   const counts = new Map<string, { text: string; n: number }>();
   for (const i of indexes) {
-    const { key, text } = fieldValue(drafts[i]!, column);
+    const { key, text } = infos[i]!.values[column];
     if (!key) continue;
     const entry = counts.get(key) ?? { text, n: 0 };
     entry.n++;

@@ -79,8 +79,19 @@ export function isNamedAlbum(key: string): boolean {
   return !key.startsWith('folder:');
 }
 
+const placeCache = new WeakMap<DraftTrack, { disk: string; position: number } | null>();
+
 /** A track's disk and position, when its position is a positive whole number. */
 export function placeOf(draft: DraftTrack): { disk: string; position: number } | undefined {
+  let place = placeCache.get(draft);
+  if (place === undefined) {
+    place = computePlace(draft) ?? null;
+    placeCache.set(draft, place);
+  }
+  return place ?? undefined;
+}
+
+function computePlace(draft: DraftTrack): { disk: string; position: number } | undefined {
   const raw = draft.album?.trackPosition?.value;
   if (!raw) return undefined;
   const position = Number(normalizePosition(raw));
