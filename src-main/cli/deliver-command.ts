@@ -46,7 +46,7 @@ const usage = [
 
 function findingLine(f: PlanFinding): string {
   return escapeControls(
-    `  ${f.level}${f.path ? ` ${f.path}` : ''}${f.field ? ` [${f.field}]` : ''}: ${f.message}`.replace(
+    `  ${f.level}${f.path ? ` ${f.path}` : f.album ? ` album '${f.album}'` : ''}${f.field ? ` [${f.field}]` : ''}: ${f.message}`.replace(
       /\s*\n\s*/g,
       ' ',
     ),

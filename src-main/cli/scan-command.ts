@@ -2,8 +2,10 @@
  * `courier scan DIR [--json] [--duplicates]`: reads the tags of every file under DIR and shows
  * each track as it would be sent, with its findings; with --duplicates, then which files hold the
  * same audio under other tags or names (`core/tags/duplicates.ts`). Findings are data: the exit
- * code is 0 whatever they say. `--json` prints the array of entries, or with --duplicates an
- * object `{ files: [entries], duplicates: [[path, path, …], …] }`.
+ * code is 0 whatever they say. The albums (`core/model/album-review.ts`) follow the files, each
+ * album's findings (its gaps, its tracks' disagreements) said once. `--json` prints the array of
+ * entries, or with --albums or --duplicates an object `{ files: [entries], albums: [albums],
+ * duplicates: [[path, path, …], …] }` (duplicates with --duplicates only).
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -11,10 +13,11 @@ import { parseArgs } from 'node:util';
 
 import { UsageError } from '../core/errors.js';
 import { listLocalFiles } from '../core/files/local-files.js';
+import { type AlbumSummary, albumSummary } from '../core/model/album-review.js';
 import { describeAudio } from '../core/model/audio-properties.js';
 import { fieldLabel } from '../core/model/field-labels.js';
 import { type OuterIdField, outerIdFields, type OuterIdStrategy } from '../core/model/outer-id.js';
-import { finishScan, type ScanEntry } from '../core/model/read-result.js';
+import { finishScanReview, type ScanEntry } from '../core/model/read-result.js';
 import { escapeControls } from '../core/storage/object-key.js';
 import {
   comparedFiles,
@@ -27,7 +30,7 @@ import type { CliIO, Command } from './command.js';
 import { mib, progressBar, redrawnLine } from './progress-line.js';
 
 const usage =
-  'courier scan DIR [--json] [--duplicates] [--outer-id default|file-name|isrc|tag:FIELD|pattern:TEXT] [--concurrency N]';
+  'courier scan DIR [--json [--albums]] [--duplicates] [--outer-id default|file-name|isrc|tag:FIELD|pattern:TEXT] [--concurrency N]';
 
 /** Parses the --outer-id option. */
 export function parseOuterIdOption(text: string): OuterIdStrategy {
@@ -51,8 +54,11 @@ function cell(text: string | undefined, width: number): string {
   return value.length > width ? `${value.slice(0, width - 1)}…` : value.padEnd(width);
 }
 
-/** The human-readable report: one row per file, its QC and findings under it, one summary line. */
-export function formatTable(entries: ScanEntry[]): string {
+/**
+ * The human-readable report: one row per file, its QC and findings under it, the albums (each
+ * album's findings once), one summary line.
+ */
+export function formatTable(entries: ScanEntry[], albums: readonly AlbumSummary[] = []): string {
   const fileWidth = Math.min(48, Math.max(4, ...entries.map((e) => e.file.length)));
   const lines = [
     `${cell('FILE', fileWidth)}  ${cell('OUTER_ID', 16)}  ${cell('TITLE', 28)}  ${cell('ISRC', 12)}  STATUS`,
@@ -88,10 +94,29 @@ export function formatTable(entries: ScanEntry[]): string {
       lines.push(`    ${f.level}${f.field ? ` ${fieldLabel(f.field)}` : ''}: ${f.message}`);
     }
   }
+  if (albums.length > 0) lines.push('', formatAlbums(albums));
   lines.push(
     '',
     `${entries.length} file(s): ${tracks} track(s), ${ignored} ignored, ${unreadable} unreadable; ${errors} error(s), ${warnings} warning(s)`,
   );
+  return lines.join('\n');
+}
+
+/** The "Albums" section: each album with its tracks' count, UPC, missing positions and findings. */
+export function formatAlbums(albums: readonly AlbumSummary[]): string {
+  const withFindings = albums.filter((a) => a.findings.length > 0).length;
+  const lines = [`Albums: ${albums.length}, ${withFindings} with findings`];
+  for (const album of albums) {
+    const name = album.title
+      ? `'${album.title}'${album.artist ? ` — ${album.artist}` : ''}`
+      : album.label;
+    const upc = album.upc ? `, UPC ${album.upc}` : '';
+    lines.push(escapeControls(`  ${name}: ${album.files.length} track(s)${upc}`));
+    for (const f of album.findings) {
+      const fix = f.fix ? ` (fix: ${f.fix})` : '';
+      lines.push(escapeControls(`    ${f.level} ${fieldLabel(f.field)}: ${f.message}${fix}`));
+    }
+  }
   return lines.join('\n');
 }
 
@@ -138,6 +163,7 @@ export const scanCommand: Command = {
       options: {
         json: { type: 'boolean', default: false },
         duplicates: { type: 'boolean', default: false },
+        albums: { type: 'boolean', default: false },
         'outer-id': { type: 'string', default: 'default' },
         concurrency: { type: 'string', default: '8' },
       },
@@ -170,9 +196,14 @@ export const scanCommand: Command = {
       blockingReads: true,
     });
     if (controller.signal.aborted) return interrupted();
-    const entries = finishScan(results, strategy);
+    const review = finishScanReview(results, strategy);
+    const entries: ScanEntry[] = review.entries.map(({ draft: _, ...entry }) => entry);
+    const albums = review.albums.albums.map((a) => albumSummary(a, review.drafts));
+    const report = formatTable(entries, albums);
     if (!values.duplicates) {
-      io.out(values.json ? JSON.stringify(entries, null, 2) : formatTable(entries));
+      // The array stays what --json printed before the albums; --albums asks for the object.
+      const json = values.albums ? { files: entries, albums } : entries;
+      io.out(values.json ? JSON.stringify(json, null, 2) : report);
       return 0;
     }
     const audio = comparedFiles(listing);
@@ -188,8 +219,8 @@ export const scanCommand: Command = {
     }
     io.out(
       values.json
-        ? JSON.stringify({ files: entries, duplicates: found.groups }, null, 2)
-        : `${formatTable(entries)}\n\n${formatDuplicates(found, audio.length)}`,
+        ? JSON.stringify({ files: entries, albums, duplicates: found.groups }, null, 2)
+        : `${report}\n\n${formatDuplicates(found, audio.length)}`,
     );
     return 0;
   },

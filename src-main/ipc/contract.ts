@@ -381,6 +381,8 @@ export interface PlanFindingView {
   path?: string;
   field?: string;
   fileId?: string;
+  /** The album it is about, for a finding about a whole album (said once). */
+  album?: string;
 }
 
 /** Where one library row stands for a delivery: against the catalog, or left out. */

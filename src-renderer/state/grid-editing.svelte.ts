@@ -5,7 +5,6 @@
  * selection; album-level columns reach whole albums while album-wide editing is on. Every change
  * goes through the library as one undoable command.
  */
-import { albumOf } from '../../src-main/core/model/albums.js';
 import type { DraftTrack } from '../../src-main/core/model/track.js';
 import { type Column, type ColumnId, columns } from './columns.js';
 import { type CellPos, GridSelection } from './grid-selection.svelte.js';
@@ -96,14 +95,14 @@ export class GridEditing extends GridSelection {
       ids
         .map((id) => this.library.row(id))
         .filter((r) => r)
-        .map((r) => albumOf(r!.draft).key),
+        .map((r) => this.library.albumKeyOf(r!).key),
     );
     // Tracks with no album of their own (grouped by folder) are not expanded.
     const expandable = [...keys].filter((k) => !k.startsWith('folder:'));
     if (expandable.length === 0) return [...ids];
     const wanted = new Set(expandable);
     const extra = this.library.rows
-      .filter((row) => row.status === 'ready' && wanted.has(albumOf(row.draft).key))
+      .filter((row) => row.status === 'ready' && wanted.has(this.library.albumKeyOf(row).key))
       .map((row) => row.id);
     return [...new Set([...ids, ...extra])];
   }

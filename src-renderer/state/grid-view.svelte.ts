@@ -5,7 +5,7 @@
  * sorted, and optionally grouped by album with a header line per album; a cell's text as shown,
  * copied, sorted and filtered; what the Catalog column says about a row.
  */
-import { albumArtistOf, albumOf, positionProblems } from '../../src-main/core/model/albums.js';
+import { albumArtistOf, positionProblems } from '../../src-main/core/model/albums.js';
 import type { DraftTrack, Finding } from '../../src-main/core/model/track.js';
 import { type Column, type ColumnId, columnIds, columns } from './columns.js';
 import { GridLayout, type LayoutStorage } from './grid-layout.svelte.js';
@@ -75,7 +75,7 @@ export class GridView extends GridLayout {
     const seen = new Map<string, string>();
     for (const row of this.library.rows) {
       if (row.status !== 'ready') continue;
-      const album = albumOf(row.draft);
+      const album = this.library.albumKeyOf(row);
       if (!seen.has(album.key)) seen.set(album.key, album.label);
     }
     return [...seen]
@@ -111,7 +111,7 @@ export class GridView extends GridLayout {
         if (this.filterLevel === 'errors' && rank !== 2) return false;
         if (this.filterLevel === 'warnings' && rank !== 1) return false;
       }
-      if (this.filterAlbum && albumOf(row.draft).key !== this.filterAlbum) return false;
+      if (this.filterAlbum && this.library.albumKeyOf(row).key !== this.filterAlbum) return false;
       if (this.filterStanding && this.standingOf(row).filter !== this.filterStanding) return false;
       const matches = (c: Column) =>
         c.id !== 'status' && this.cellText(row, c).toLowerCase().includes(text);
@@ -124,7 +124,7 @@ export class GridView extends GridLayout {
     if (this.groupByAlbum) {
       const keyed = list.map((row) => ({
         row,
-        album: albumOf(row.draft),
+        album: this.library.albumKeyOf(row),
         disk: row.draft.album?.diskNumber?.value ?? '1',
         track: row.draft.album?.trackPosition?.value ?? '',
         sortKey: sort ? this.#sortText(row, sort.column) : '',
@@ -160,7 +160,7 @@ export class GridView extends GridLayout {
     for (const id of ids) {
       const row = this.library.row(id);
       if (!row) continue;
-      const album = albumOf(row.draft);
+      const album = this.library.albumKeyOf(row);
       if (header?.key !== album.key) {
         close();
         header = {

@@ -2,6 +2,13 @@
    plain caches; state is replaced as whole values, never mutated in place. */
 import type { LibrarySession } from '../../src-main/core/library/session-schema.js';
 import {
+  type AlbumFieldFix,
+  type AlbumReview,
+  type AlbumsReview,
+  withAlbumFix,
+} from '../../src-main/core/model/album-review.js';
+import { albumOf } from '../../src-main/core/model/albums.js';
+import {
   isArtistNamed,
   sentArtistId,
   withArtistIdByName,
@@ -19,7 +26,7 @@ import { withAcceptance } from '../../src-main/core/model/masters.js';
 import { assignOuterIds } from '../../src-main/core/model/outer-id.js';
 import type { FileReadResult } from '../../src-main/core/model/read-result.js';
 import type { DraftTrack, Finding, ValueSource } from '../../src-main/core/model/track.js';
-import { validateDelivery } from '../../src-main/core/model/validate.js';
+import { validateLibrary } from '../../src-main/core/model/validate.js';
 import type {
   CourierApi,
   Envelope,
@@ -116,6 +123,20 @@ export class LibraryState {
    * a bulk edit never waits for the whole library to be validated.
    */
   findings = $state.raw<Map<string, Finding[]>>(new Map());
+  /**
+   * The albums as reviewed with the findings (`album-review.ts`): which tracks make one album,
+   * its track list with gaps, and what is said of the album once. `ids` are the reviewed rows'.
+   */
+  albums = $state.raw<{ review: AlbumsReview; ids: string[] }>({
+    review: { albums: [], albumOfTrack: [], trackFindings: new Map() },
+    ids: [],
+  });
+  readonly #albumIndexById = $derived.by(() => {
+    const map = new Map<string, number>();
+    const { review, ids } = this.albums;
+    ids.forEach((id, i) => map.set(id, review.albumOfTrack[i]!));
+    return map;
+  });
   #validationPending = false;
   ignored = $state.raw<SkippedFile[]>([]);
   busy = $state(false);
@@ -395,13 +416,45 @@ export class LibraryState {
   /** Validates the library now (the findings otherwise follow a change by one frame). */
   validateNow(): Map<string, Finding[]> {
     this.#validationPending = false;
-    this.findings = computeFindings(this.#rows, this.#rules);
+    const { findings, albums } = computeFindings(this.#rows, this.#rules);
+    this.findings = findings;
+    this.albums = albums;
     return this.findings;
   }
 
   /** Resolves once the findings match the rows. */
   async validated(): Promise<void> {
     while (this.#validationPending) await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+
+  /** The reviewed album a track belongs to (as of the last validation). */
+  albumOf(id: string): AlbumReview | undefined {
+    const i = this.#albumIndexById.get(id);
+    return i === undefined ? undefined : this.albums.review.albums[i];
+  }
+
+  /**
+   * The key and label a track is grouped under: its reviewed album's (tracks that disagree on
+   * its UPC or title stay in it), else, until validated, its own album's.
+   */
+  albumKeyOf(row: LibraryRow): { key: string; label: string } {
+    const album = this.albumOf(row.id);
+    return album && album.indexes.length > 1 ? album : albumOf(row.draft);
+  }
+
+  /** The row ids of a reviewed album's tracks. */
+  albumIds(album: AlbumReview): string[] {
+    return album.indexes.map((i) => this.albums.ids[i]!);
+  }
+
+  /** Applies an album's one-click fix ("Use … on all 12 tracks") as one undoable command. */
+  applyAlbumFix(fix: AlbumFieldFix): number {
+    const edits: DraftEdit[] = [];
+    for (const i of fix.indexes) {
+      const row = this.row(this.albums.ids[i] ?? '');
+      if (row?.status === 'ready') edits.push({ id: row.id, draft: withAlbumFix(row.draft, fix) });
+    }
+    return this.applyEdits(fix.label, edits);
   }
 
   /** Applies edits as one undoable command; edits that change nothing are dropped. */
@@ -776,19 +829,22 @@ function withOuterIds(rows: LibraryRow[]): LibraryRow[] {
   });
 }
 
-/** The findings of every row by id: as read (cut-short ones as the user accepted them), validation, masters rules. */
+/**
+ * The findings of every row by id: as read (cut-short ones as the user accepted them),
+ * validation, masters rules; and the albums as reviewed.
+ */
 function computeFindings(
   rows: readonly LibraryRow[],
   rules: DeliveryRules | null,
-): Map<string, Finding[]> {
+): { findings: Map<string, Finding[]>; albums: { review: AlbumsReview; ids: string[] } } {
   const result = new Map<string, Finding[]>();
   const ready = rows.filter((row) => row.status === 'ready');
   const drafts = ready.map((row) => row.draft);
-  const validation = validateDelivery(drafts);
+  const validation = validateLibrary(drafts);
   ready.forEach((row, i) => {
     const list = [
       ...withAcceptance(row.readFindings, row.acceptCutShort),
-      ...validation[i]!,
+      ...validation.tracks[i]!,
       ...(rules ? checkRules(row.audio, rules) : []),
     ];
     if (row.missing) list.push(missingFinding);
@@ -799,7 +855,7 @@ function computeFindings(
       result.set(row.id, row.missing ? [...row.readFindings, missingFinding] : row.readFindings);
     }
   }
-  return result;
+  return { findings: result, albums: { review: validation.albums, ids: ready.map((r) => r.id) } };
 }
 
 const missingFinding: Finding = {

@@ -43,7 +43,10 @@ const profileOf = (environment: ProfileSummary['environment']): ProfileSummary =
 });
 
 /** The Deliver view over a fake door that records every start request. */
-async function setup(environment: ProfileSummary['environment']) {
+async function setup(
+  environment: ProfileSummary['environment'],
+  findings: DeliveryPlanView['findings'] = [],
+) {
   const { library, api } = await libraryWith({
     'A/01.flac': { title: 'One', isrc: 'GBABC2600001' },
     'A/02.flac': { title: 'Two', isrc: 'GBABC2600002' },
@@ -52,7 +55,7 @@ async function setup(environment: ProfileSummary['environment']) {
   const starts: Array<RequestOf<'startDelivery'>> = [];
   Object.assign(api, {
     async planDelivery() {
-      return { ok: true, value: plan };
+      return { ok: true, value: { ...plan, findings } };
     },
     async startDelivery(request: RequestOf<'startDelivery'>) {
       starts.push(request);
@@ -140,5 +143,28 @@ describe('Deliver to a production profile', () => {
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(starts).toHaveLength(1);
     expect(starts[0]).not.toHaveProperty('confirmProduction');
+  });
+});
+
+describe('the pre-flight', () => {
+  afterEach(() => cleanup());
+
+  it('shows a finding about a whole album once, under the album’s name', async () => {
+    await setup('development', [
+      {
+        level: 'warning',
+        field: 'album.upc',
+        message: '1 track disagrees on UPC: 11 have 5099902988023, 1 has 12345 (10 Tide.flac)',
+        album: 'Tide Tables',
+      },
+      { level: 'warning', field: 'title', message: 'title is missing', path: 'A/02.flac' },
+    ]);
+    const items = within(screen.getByTestId('preflight'))
+      .getAllByRole('listitem')
+      .map((li) => li.textContent?.replace(/\s+/g, ' ').trim());
+    expect(items).toContain(
+      "Album 'Tide Tables' [UPC]: 1 track disagrees on UPC: 11 have 5099902988023, 1 has 12345 (10 Tide.flac)",
+    );
+    expect(items).toContain('A/02.flac [Title]: title is missing');
   });
 });

@@ -560,7 +560,7 @@ export class DeliveryService {
     const source = request.source;
     let input: { dir: string; files: Parameters<typeof planDelivery>[0]['files'] };
     let tracks: Parameters<typeof planDelivery>[0]['tracks'];
-    let findings: PlanFinding[] = [];
+    let findings: PlanFinding[];
     let idOfPath: Map<string, string> | undefined;
     let leftOut: LeftOutTrack[] = [];
     let leftOutLine: string | undefined;
@@ -611,6 +611,7 @@ export class DeliveryService {
       const library = libraryInput(entries, request.mode === 'json');
       input = library;
       tracks = library.tracks;
+      findings = library.findings;
       idOfPath = library.idOfPath;
       leftOut = library.excluded;
       localPaths = library.localPaths;

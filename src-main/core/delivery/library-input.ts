@@ -5,13 +5,14 @@
  */
 import { basename, dirname, join } from 'node:path';
 
+import { albumFindings } from '../model/album-review.js';
 import { albumOf } from '../model/albums.js';
 import type { FileReadResult } from '../model/read-result.js';
 import type { DraftTrack } from '../model/track.js';
 import { showControls } from '../model/user-text.js';
-import { validateDelivery } from '../model/validate.js';
+import { validateLibrary } from '../model/validate.js';
 import type { LeftOutTrack } from './catalog-changes.js';
-import { type LocalFile, type PlannedTrack, plannedTrack } from './plan.js';
+import { type LocalFile, type PlanFinding, type PlannedTrack, plannedTrack } from './plan.js';
 
 /** One granted file of the library, with its reviewed draft (json mode). */
 export interface LibraryFile {
@@ -44,6 +45,8 @@ export interface LibraryInput {
   excluded: LeftOutTrack[];
   /** Where every file of the library is on disk, excluded ones too. */
   localPaths: Set<string>;
+  /** What is said of whole albums (gaps, tracks that disagree), once per album. */
+  findings: PlanFinding[];
 }
 
 /**
@@ -92,16 +95,16 @@ export function libraryInput(files: LibraryFile[], withTracks: boolean): Library
     ...(f.mtimeMs !== undefined ? { mtimeMs: f.mtimeMs } : {}),
   }));
   const input = { dir, files: local, idOfPath, excluded, localPaths };
-  if (!withTracks) return { ...input, tracks: [] };
+  if (!withTracks) return { ...input, tracks: [], findings: [] };
   const drafts: DraftTrack[] = included.map((f, i) => ({
     ...(f.draft ?? { file: local[i]!.path }),
     file: local[i]!.path,
   }));
-  const findings = validateDelivery(drafts);
+  const validation = validateLibrary(drafts);
   const tracks = drafts.map((draft, i) =>
-    plannedTrack(local[i]!.path, draft, findings[i] ?? [], included[i]!.cleared),
+    plannedTrack(local[i]!.path, draft, validation.tracks[i] ?? [], included[i]!.cleared),
   );
-  return { ...input, tracks };
+  return { ...input, tracks, findings: albumFindings(validation.albums) };
 }
 
 /** Why a library file is left out when the renderer found it gone since it was added. */

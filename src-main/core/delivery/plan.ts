@@ -34,6 +34,8 @@ import {
 export interface PlanFinding extends Finding {
   /** The file (relative path) it is about, when it is about one. */
   path?: string;
+  /** The album it is about, when it is about a whole album (`album-review.ts`): said once. */
+  album?: string;
 }
 
 /** One local audio file. */

@@ -10,6 +10,7 @@ import { readSheet } from 'read-excel-file/node';
 
 import { CourierError } from '../errors.js';
 import { isDeliverable, listLocalFiles } from '../files/local-files.js';
+import { albumFindings } from '../model/album-review.js';
 import type { CsvEncoding } from '../model/csv-text.js';
 import { draftToTrack } from '../model/ingestion-body.js';
 import {
@@ -21,9 +22,9 @@ import {
   urlRowDraft,
 } from '../model/metadata-csv.js';
 import { isWorkbookName, sheetTable } from '../model/metadata-sheet.js';
-import { type FileReadResult, finishScanDrafts } from '../model/read-result.js';
+import { type FileReadResult, finishScanReview } from '../model/read-result.js';
 import type { DraftTrack } from '../model/track.js';
-import { validateDelivery } from '../model/validate.js';
+import { validateLibrary } from '../model/validate.js';
 import { scanFolderKeepingReads } from '../tags/read-cache.js';
 import { scanFolder } from '../tags/scan-folder.js';
 import type { DeliveryMode } from './delivery-record.js';
@@ -132,8 +133,9 @@ export async function prepareDelivery(args: {
       ? await scanFolderKeepingReads(args.dir, args.reads, options)
       : await scanFolder(args.dir, options);
     for (const r of read) reads.set(r.file, r);
-    const entries = finishScanDrafts(read, undefined, mergeCsvInto);
-    tracks = entries
+    const review = finishScanReview(read, undefined, mergeCsvInto);
+    findings.push(...albumFindings(review.albums));
+    tracks = review.entries
       .filter((e) => e.track || e.findings.some((f) => f.level === 'error'))
       .map((e) =>
         e.draft
@@ -150,10 +152,11 @@ export async function prepareDelivery(args: {
         if (draft) drafts.push(draft);
         return !draft;
       });
-      const validation = validateDelivery(drafts);
+      const validation = validateLibrary(drafts);
       drafts.forEach((draft, i) => {
-        tracks.push({ track: draftToTrack(draft), findings: validation[i]! });
+        tracks.push({ track: draftToTrack(draft), findings: validation.tracks[i]! });
       });
+      findings.push(...albumFindings(validation.albums));
       merged = mergeCsv([], { header: csv.table.header, rows }, csv.mapping);
     }
     if (merged) findings.push(...mergeFindings(merged, csv.name));

@@ -2,14 +2,14 @@
  * The one album identity, used by validation (`courier scan`, planning) and the grid alike: an
  * album is its UPC (leading zeros aside: a UPC-A and its EAN-13 form are one album), else its title with its album artist (two "Greatest Hits" by two artists
  * are two albums), else its title in its folder (a compilation without an album artist stays one
- * album; disc folders count as their parent), else — for grouping only — its folder. And the track-position rules of each
- * album and disk: gaps (a warning) and duplicates (validation's error; the album header shows
- * both at a glance).
+ * album; disc folders count as their parent), else — for grouping only — its folder. And the
+ * track positions of each album and disk: gaps and duplicates, for the album header to show at a
+ * glance (what validation says of them: `album-review.ts` and `validate.ts`).
  */
 import { gtinKey } from './gtin.js';
 import { normalizePosition } from './ingestion-body.js';
 import { artistRoles } from './tags-to-track.js';
-import type { DraftTrack, Finding } from './track.js';
+import type { DraftTrack } from './track.js';
 
 // Drafts are immutable: an album key computed once per draft object stays right, and a bulk
 // edit of 1,000 tracks out of 10,000 recomputes only those.
@@ -79,8 +79,19 @@ export function isNamedAlbum(key: string): boolean {
   return !key.startsWith('folder:');
 }
 
+const placeCache = new WeakMap<DraftTrack, { disk: string; position: number } | null>();
+
 /** A track's disk and position, when its position is a positive whole number. */
 export function placeOf(draft: DraftTrack): { disk: string; position: number } | undefined {
+  let place = placeCache.get(draft);
+  if (place === undefined) {
+    place = computePlace(draft) ?? null;
+    placeCache.set(draft, place);
+  }
+  return place ?? undefined;
+}
+
+function computePlace(draft: DraftTrack): { disk: string; position: number } | undefined {
   const raw = draft.album?.trackPosition?.value;
   if (!raw) return undefined;
   const position = Number(normalizePosition(raw));
@@ -95,34 +106,6 @@ function missingPositions(present: ReadonlySet<number>, limit: number): number[]
   const missing: number[] = [];
   for (let p = 1; p <= max && missing.length <= limit; p++) if (!present.has(p)) missing.push(p);
   return missing;
-}
-
-/** Warnings for albums whose track positions skip numbers, keyed by the index of each track. */
-export function positionGaps(drafts: readonly DraftTrack[]): Map<number, Finding> {
-  const groups = new Map<string, { index: number; position: number }[]>();
-  drafts.forEach((draft, index) => {
-    const place = placeOf(draft);
-    if (!place) return;
-    const key = `${albumOf(draft).key}\u0000${place.disk}`;
-    const list = groups.get(key);
-    if (list) list.push({ index, position: place.position });
-    else groups.set(key, [{ index, position: place.position }]);
-  });
-  const result = new Map<number, Finding>();
-  for (const list of groups.values()) {
-    if (list.length < 2) continue;
-    const missing = missingPositions(new Set(list.map((t) => t.position)), 5);
-    if (missing.length === 0) continue;
-    const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? '…' : '');
-    for (const { index } of list) {
-      result.set(index, {
-        level: 'warning',
-        field: 'album.track_position',
-        message: `this album has no track ${shown} (positions skip numbers)`,
-      });
-    }
-  }
-  return result;
 }
 
 /** The position problems of one album's tracks, as short texts ("3", "2-5" for disk 2 track 5). */

@@ -15,6 +15,7 @@ const labels: Record<string, string> = {
   references: 'References',
   lyrics: 'Lyrics',
   'album.title': 'Album',
+  'album.artist': 'Album artist',
   'album.upc': 'UPC',
   'album.release_date': 'Album release date',
   'album.type': 'Album type',

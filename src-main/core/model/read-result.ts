@@ -4,12 +4,13 @@
  */
 import type { IAudioMetadata } from 'music-metadata';
 
+import type { AlbumsReview } from './album-review.js';
 import { fileKind, unsupportedAudioMessage } from './audio-formats.js';
 import type { AudioProperties } from './audio-properties.js';
 import { draftToTrack, type TrackBody } from './ingestion-body.js';
 import { assignOuterIds, type OuterIdStrategy } from './outer-id.js';
 import type { DraftTrack, Finding } from './track.js';
-import { validateDelivery } from './validate.js';
+import { validateLibrary } from './validate.js';
 
 /** The outcome of reading one file. */
 export interface FileReadResult {
@@ -107,15 +108,28 @@ export function finishScanDrafts(
   strategy: OuterIdStrategy = { kind: 'default' },
   edit?: (drafts: DraftTrack[]) => DraftTrack[],
 ): Array<ScanEntry & { draft?: DraftTrack }> {
+  return finishScanReview(results, strategy, edit).entries;
+}
+
+/** `finishScanDrafts` with the delivery's albums as reviewed (`album-review.ts`). */
+export function finishScanReview(
+  results: FileReadResult[],
+  strategy: OuterIdStrategy = { kind: 'default' },
+  edit?: (drafts: DraftTrack[]) => DraftTrack[],
+): {
+  entries: Array<ScanEntry & { draft?: DraftTrack }>;
+  albums: AlbumsReview;
+  drafts: DraftTrack[];
+} {
   const readable = results.filter((r) => r.draft !== null);
   const assigned = assignOuterIds(
     readable.map((r) => r.draft!),
     strategy,
   );
   const drafts = edit ? edit(assigned) : assigned;
-  const validation = validateDelivery(drafts);
+  const { tracks: validation, albums } = validateLibrary(drafts);
   const byResult = new Map(readable.map((r, i) => [r, i] as const));
-  return results.map((result) => {
+  const entries = results.map((result) => {
     const i = byResult.get(result);
     const audio = result.audio ? { audio: result.audio } : {};
     if (i === undefined)
@@ -128,6 +142,7 @@ export function finishScanDrafts(
       draft: drafts[i]!,
     };
   });
+  return { entries, albums, drafts };
 }
 
 /** Matroska's track type of a video track (music-metadata's `TrackType.video`). */

@@ -1,9 +1,11 @@
 /**
  * Validation of drafts, field by field, before anything is sent. Errors block a delivery;
  * warnings inform. Per-track rules and delivery-wide ones (unique outer_id, duplicate ISRC,
- * positions unique per album and disk).
+ * positions unique per album and disk); an album's gaps and disagreements are the album's
+ * (`album-review.ts`), with a warning only on the tracks that disagree.
  */
-import { albumOf, isNamedAlbum, placeOf, positionGaps } from './albums.js';
+import { type AlbumsReview, reviewAlbums } from './album-review.js';
+import { isNamedAlbum, placeOf } from './albums.js';
 import { type ArtistEvidence, artistEvidence, suggestArtistSplit } from './artists.js';
 import { dateProblem } from './dates.js';
 import { gtinKey, gtinProblem, normalizeGtin } from './gtin.js';
@@ -123,10 +125,10 @@ export function validateTrack(
   return findings;
 }
 
-function groupBy(drafts: DraftTrack[], key: (d: DraftTrack) => string | undefined) {
+function groupBy(drafts: DraftTrack[], key: (d: DraftTrack, index: number) => string | undefined) {
   const groups = new Map<string, number[]>();
   drafts.forEach((draft, index) => {
-    const k = key(draft);
+    const k = key(draft, index);
     if (k === undefined) return;
     const list = groups.get(k);
     if (list) list.push(index);
@@ -148,6 +150,17 @@ function others(drafts: readonly DraftTrack[], indexes: number[], self: number):
 
 /** The findings of every draft in one delivery, in the drafts' order. */
 export function validateDelivery(drafts: DraftTrack[]): Finding[][] {
+  return validateLibrary(drafts).tracks;
+}
+
+/**
+ * The findings of every draft in one delivery (`tracks`, in the drafts' order) and its albums as
+ * reviewed (`album-review.ts`): an album's gaps and disagreements are said once, on the album.
+ */
+export function validateLibrary(
+  drafts: DraftTrack[],
+  albums: AlbumsReview = reviewAlbums(drafts),
+): { tracks: Finding[][]; albums: AlbumsReview } {
   const evidence = artistEvidence(drafts);
   const findings = drafts.map((draft) => validateTrack(draft, evidence));
   for (const [id, indexes] of groupBy(drafts, (d) => d.outerId?.value.trim() || undefined)) {
@@ -173,12 +186,13 @@ export function validateDelivery(drafts: DraftTrack[]): Finding[][] {
       findings[i]!.push(warning('isrc', `ISRC ${isrc} is also on ${others(drafts, indexes, i)}`));
     }
   }
-  // Positions count within a named album (UPC, or title and album artist) and disk.
-  const positionKey = (d: DraftTrack) => {
-    const album = albumOf(d).key;
+  // Positions count within a named album (UPC, or title and album artist) and disk, the tracks
+  // that disagree with their album on its UPC or title counting as its own.
+  const positionKey = (d: DraftTrack, i: number) => {
+    const album = albums.albums[albums.albumOfTrack[i]!]!;
     const place = placeOf(d);
-    return place && isNamedAlbum(album)
-      ? `${album}\u0000${place.disk}\u0000${place.position}`
+    return place && album.keys.some(isNamedAlbum)
+      ? `${albums.albumOfTrack[i]}\u0000${place.disk}\u0000${place.position}`
       : undefined;
   };
   for (const [, indexes] of groupBy(drafts, positionKey)) {
@@ -192,9 +206,9 @@ export function validateDelivery(drafts: DraftTrack[]): Finding[][] {
       );
     }
   }
-  for (const [i, gap] of positionGaps(drafts)) findings[i]!.push(gap);
+  for (const [i, found] of albums.trackFindings) findings[i]!.push(...found);
   for (const [i, finding] of upcSpellingFindings(drafts)) findings[i]!.push(finding);
-  return findings;
+  return { tracks: findings, albums };
 }
 
 /**

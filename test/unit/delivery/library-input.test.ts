@@ -65,6 +65,54 @@ describe('libraryInput()', () => {
       expect.objectContaining({ level: 'error', field: 'outer_id' }),
     );
   });
+
+  it('says what is wrong with an album once, for the pre-flight, naming the album', () => {
+    const track = (n: number, upc: string) => {
+      const file = `Tides/${n}.flac`;
+      return {
+        id: String(n),
+        localPath: `/m/${file}`,
+        relativePath: file,
+        size: 3,
+        draft: {
+          file,
+          outerId: { value: `T${n}`, source: manual },
+          primaryMedia: { value: file, source: manual },
+          title: { value: `Song ${n}`, source: manual },
+          artists: { value: [{ name: 'Aurora Vale', role: 'Main' }], source: manual },
+          album: {
+            title: { value: 'Tides', source: manual },
+            upc: { value: upc, source: manual },
+            trackPosition: { value: String(n), source: manual },
+          },
+        },
+      };
+    };
+    const files = [1, 2, 3, 5].map((n) => track(n, n === 2 ? '12345' : '5099902988023'));
+    const input = libraryInput(files, true);
+    expect(input.findings).toEqual([
+      {
+        level: 'warning',
+        field: 'album.upc',
+        message: '1 track disagrees on UPC: 3 have 5099902988023, 1 has 12345 (2.flac)',
+        album: 'Tides',
+      },
+      {
+        level: 'warning',
+        field: 'album.track_position',
+        message:
+          'no track 4: a track is missing or numbered wrong (add it, or correct the Track # of the others)',
+        album: 'Tides',
+      },
+    ]);
+    // On the tracks: the odd UPC only (its error and its disagreement), no gap.
+    expect(input.tracks.map((t) => t.findings.map((f) => `${f.level}:${f.field}`))).toEqual([
+      [],
+      ['error:album.upc', 'warning:album.upc'],
+      [],
+      [],
+    ]);
+  });
 });
 
 describe('leftOutFilesLine()', () => {

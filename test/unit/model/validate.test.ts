@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 
 import { albumOf } from '../../../src-main/core/model/albums.js';
 import type { Finding } from '../../../src-main/core/model/track.js';
-import { validateDelivery, validateTrack } from '../../../src-main/core/model/validate.js';
+import {
+  validateDelivery,
+  validateLibrary,
+  validateTrack,
+} from '../../../src-main/core/model/validate.js';
 import { draft, fromTag } from './helpers.js';
 
 const withId = (file: string, id: string, extra = {}) =>
@@ -191,11 +195,9 @@ describe('validateDelivery()', () => {
         album: { title: fromTag('abbey road '), trackPosition: fromTag('2') },
       }),
     ]);
-    // Both are track 2 of one album (and track 1 is missing).
-    expect(fields(result[1]!)).toEqual([
-      'error:album.track_position',
-      'warning:album.track_position',
-    ]);
+    // Both are track 2 of one album (track 1 missing is the album's finding, not the tracks'),
+    // whose tracks spell its title two ways.
+    expect(fields(result[1]!)).toEqual(['error:album.track_position', 'warning:album.title']);
   });
   it('tells two albums of one title by two artists apart, as the grid does', () => {
     const by = (artist: string, position: string) => ({
@@ -209,7 +211,8 @@ describe('validateDelivery()', () => {
     ];
     const result = validateDelivery(drafts);
     expect(result[0]).toEqual([]);
-    expect(fields(result[1]!)).toEqual(['error:album.track_position']);
+    // One album by ABBA, its album artist spelt two ways.
+    expect(fields(result[1]!)).toEqual(['error:album.track_position', 'warning:album.artist']);
     expect(result[2]![0]!.message).toBe('track 1 of disk 1 is also given to b/1.wav');
     expect(albumOf(drafts[0]!).key).not.toBe(albumOf(drafts[1]!).key);
     expect(albumOf(drafts[1]!).key).toBe(albumOf(drafts[2]!).key);
@@ -236,15 +239,19 @@ describe('validateDelivery()', () => {
     expect(albumOf(drafts[0]!).key).toBe(albumOf(drafts[2]!).key);
     expect(albumOf(drafts[0]!).key).not.toBe(albumOf(drafts[3]!).key);
   });
-  it('warns of an album whose positions skip numbers, for courier scan and the grid alike', () => {
+  it('says an album whose positions skip numbers once, on the album, not on each of its tracks', () => {
     const at = (position: string) => ({
       album: { upc: fromTag('036000291452'), trackPosition: fromTag(position) },
     });
-    const result = validateDelivery([withId('1.wav', 'A', at('1')), withId('3.wav', 'B', at('3'))]);
-    expect(result.map((r) => r.map((f) => f.message))).toEqual([
-      ['this album has no track 2 (positions skip numbers)'],
-      ['this album has no track 2 (positions skip numbers)'],
+    const drafts = [withId('1.wav', 'A', at('1')), withId('3.wav', 'B', at('3'))];
+    const { tracks, albums } = validateLibrary(drafts);
+    expect(tracks).toEqual([[], []]);
+    expect(albums.albums.map((a) => a.findings.map((f) => f.message))).toEqual([
+      [
+        'no track 2: a track is missing or numbered wrong (add it, or correct the Track # of the others)',
+      ],
     ]);
+    expect(validateDelivery(drafts)).toEqual(tracks);
   });
   it('keeps one album whose UPC some tracks lost the leading zero of, and says which spelling it has', () => {
     const on = (file: string, id: string, upc: string, position: string) =>
