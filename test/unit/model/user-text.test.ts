@@ -22,7 +22,7 @@ describe('quoted()', () => {
         title: { value: 'A', source: manual },
         isrc: { value: 'GB\u0000ABC2600001', source: manual },
         outerId: { value: 'X\u0000', source: manual },
-        artists: [{ name: 'Mara Quinn\u0000feat. Ola', role: 'MainArtist', source: manual }],
+        artists: { value: [{ name: 'Mara Quinn\u0000feat. Ola', role: 'Main' }], source: manual },
       },
       {
         file: 'b.mp3',
@@ -30,7 +30,7 @@ describe('quoted()', () => {
         title: { value: 'B', source: manual },
         outerId: { value: 'X\u0000', source: manual },
       },
-    ] as never);
+    ]);
     const messages = findings.flat().map((f) => f.message);
     expect(messages.some((m) => m.includes("ISRC 'GB\\u0000ABC2600001'"))).toBe(true);
     expect(messages.some((m) => m.includes("outer_id 'X\\u0000'"))).toBe(true);
