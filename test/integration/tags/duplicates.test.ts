@@ -342,14 +342,15 @@ describe.skipIf(missing.length > 0)('findDuplicateAudio()', () => {
       ]);
     });
 
-    it('prints { files, duplicates } with --json, and the plain array without --duplicates', async () => {
+    it('prints { files, albums, duplicates } with --json, and the plain array without --duplicates', async () => {
       const both = await runCli(['scan', root, '--duplicates', '--json'], { env });
       expect(both.code).toBe(0);
       const parsed = JSON.parse(both.stdout) as {
         files: { file: string }[];
+        albums: unknown[];
         duplicates: string[][];
       };
-      expect(Object.keys(parsed)).toEqual(['files', 'duplicates']);
+      expect(Object.keys(parsed)).toEqual(['files', 'albums', 'duplicates']);
       expect(parsed.duplicates).toEqual(expectedGroups());
       expect(parsed.files.map((f) => f.file)).toEqual(files.map((f) => f.path));
       const plain = await runCli(['scan', root, '--json'], { env });
