@@ -19,6 +19,14 @@ const noNode = {
   message: 'This code also runs in the renderer: it may not import Node built-ins.',
 };
 
+/** Tests reach main through the one typed fake door; a cast would let a fake drift unseen. */
+const noCourierCast = {
+  selector:
+    ":matches(TSAsExpression, TSTypeAssertion) > .typeAnnotation Identifier[name='CourierApi']",
+  message:
+    'Tests may not cast to CourierApi: fake the door with fakeDoor() (test/fakes/courier-door.ts), which the contract type-checks.',
+};
+
 const noComponents = {
   group: ['**/components/**'],
   message: 'State modules may not import from components/: move what both need to state/ or lib/.',
@@ -55,6 +63,11 @@ export default tseslint.config(
     files: ['src-main/**/*.ts', 'scripts/**', 'test/**/*.ts'],
     ignores: ['src-main/electron/**', 'test/unit/electron/**', 'test/fakes/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },
+  },
+  // Tests and their fakes: no cast to the contract.
+  {
+    files: ['**/*.test.ts', 'test/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', noCourierCast] },
   },
   // The model is bundled into the renderer: nothing from Node, nothing from electron.
   {

@@ -2,7 +2,8 @@ import { cleanup, render, screen } from '@testing-library/svelte';
 import { tick } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { CourierApi, EventName, EventPayloads } from '../src-main/ipc/contract.js';
+import { ok, type RequestOf } from '../src-main/ipc/contract.js';
+import { fakeDoor } from '../test/fakes/courier-door.js';
 import App from './App.svelte';
 import { AppState } from './state/app-state.svelte.js';
 
@@ -13,69 +14,49 @@ globalThis.ResizeObserver ??= class {
   disconnect() {}
 };
 
-/** A door whose every operation fails politely, and whose events the test sends. */
-function fakeDoor() {
-  const listeners = new Map<string, Set<(payload: unknown) => void>>();
-  const asked: unknown[] = [];
-  const api = new Proxy({} as Record<string, unknown>, {
-    get(_target, name: string) {
-      if (name === 'on') {
-        return (event: string, listener: (payload: unknown) => void) => {
-          const set = listeners.get(event) ?? new Set();
-          listeners.set(event, set);
-          set.add(listener);
-          return () => set.delete(listener);
-        };
-      }
-      if (name === 'readFileTags') {
-        return async (request: { files: Array<{ id: string; relativePath: string }> }) => {
-          asked.push(request);
-          return {
-            ok: true,
-            value: {
-              results: request.files.map(({ id, relativePath }) => ({
-                id,
-                result: {
-                  file: relativePath,
-                  draft: {
-                    file: relativePath,
-                    primaryMedia: { value: relativePath, source: { kind: 'file-name' } },
-                    title: { value: 'Harbour', source: { kind: 'tag', tag: 'TITLE' } },
-                  },
-                  findings: [],
-                },
-              })),
+/** A door where main reads a title from every file; the test sends main's events. */
+function fakeMain() {
+  const asked: Array<RequestOf<'readFileTags'>> = [];
+  const api = fakeDoor({
+    async readFileTags(request) {
+      asked.push(request);
+      return ok({
+        results: request.files.map(({ id, relativePath }) => ({
+          id,
+          result: {
+            file: relativePath,
+            draft: {
+              file: relativePath,
+              primaryMedia: { value: relativePath, source: { kind: 'file-name' } },
+              title: { value: 'Harbour', source: { kind: 'tag', tag: 'TITLE' } },
             },
-          };
-        };
-      }
-      return async () => ({ ok: false, error: { code: 'offline', message: 'not in this test' } });
+            findings: [],
+          },
+        })),
+      });
     },
-  }) as unknown as CourierApi;
-  const send = <E extends EventName>(event: E, payload: EventPayloads[E]) => {
-    for (const listener of listeners.get(event) ?? []) listener(payload);
-  };
-  return { api, send, asked };
+  });
+  return Object.assign(api, { asked });
 }
 
 describe('App and the events main sends', () => {
   afterEach(cleanup);
 
   it('shows Settings when the menu’s Preferences… asks for it', async () => {
-    const door = fakeDoor();
-    render(App, { app: new AppState(door.api) });
+    const door = fakeMain();
+    render(App, { app: new AppState(door) });
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Library');
-    door.send('app:navigate', { view: 'settings' });
+    door.emit('app:navigate', { view: 'settings' });
     await tick();
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Settings');
   });
 
   it('adds the files a second launch opened to the library, with tags main read', async () => {
-    const door = fakeDoor();
-    const app = new AppState(door.api);
+    const door = fakeMain();
+    const app = new AppState(door);
     render(App, { app });
     app.show('bucket');
-    door.send('library:open-paths', {
+    door.emit('library:open-paths', {
       files: [
         {
           id: 'g1',

@@ -2,8 +2,8 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/sve
 import { tick } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { libraryWith } from '../../test/fakes/fake-library.js';
 import { columns } from '../state/columns.js';
-import { libraryWith } from '../state/fake-library.js';
 import BulkFixes from './BulkFixes.svelte';
 import Inspector from './Inspector.svelte';
 

@@ -2,8 +2,8 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { tick } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { libraryWith } from '../../test/fakes/fake-library.js';
 import { columns } from '../state/columns.js';
-import { libraryWith } from '../state/fake-library.js';
 import FindReplace from './FindReplace.svelte';
 
 async function setup() {

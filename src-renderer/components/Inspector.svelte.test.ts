@@ -2,8 +2,9 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/sve
 import { tick } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { CourierApi, TagList } from '../../src-main/ipc/contract.js';
-import { libraryWith } from '../state/fake-library.js';
+import { fail, ok, type TagList } from '../../src-main/ipc/contract.js';
+import { fakeDoor } from '../../test/fakes/courier-door.js';
+import { libraryWith } from '../../test/fakes/fake-library.js';
 import { TagsState } from '../state/tags-state.svelte.js';
 import Grid from './grid/Grid.svelte';
 import Inspector from './Inspector.svelte';
@@ -24,12 +25,12 @@ const lexicology: TagList['tags'] = [
 /** A lexicology behind a fake door that counts how often it was asked. */
 function tagsFor(tags = lexicology) {
   const door = { calls: 0 };
-  const api = {
+  const api = fakeDoor({
     async listTags() {
       door.calls++;
-      return { ok: true, value: { tags, total: tags.length, complete: true } };
+      return ok({ tags, total: tags.length, complete: true });
     },
-  } as unknown as CourierApi;
+  });
   return { tags: new TagsState(api), door };
 }
 
@@ -444,11 +445,9 @@ describe('Inspector', () => {
 
     it('shows why the lexicology could not be loaded', async () => {
       const { grid } = await twoTracks();
-      const api = {
-        async listTags() {
-          return { ok: false, error: { code: 'network', message: 'The service is unreachable.' } };
-        },
-      } as unknown as CourierApi;
+      const api = fakeDoor({
+        listTags: async () => fail('network', 'The service is unreachable.'),
+      });
       const tags = new TagsState(api);
       render(Inspector, { grid, tags, profile: 'Production' });
       await fireEvent.focus(screen.getByRole('combobox', { name: 'Add customer tag' }));

@@ -3,8 +3,8 @@ import writeExcelFile from 'write-excel-file/universal';
 
 import { formatCsv, parseCsvText, parseTsv } from '../../src-main/core/model/csv-text.js';
 import { sheetColumnIds } from '../../src-main/core/model/metadata-columns.js';
+import { libraryWith } from '../../test/fakes/fake-library.js';
 import { CsvImport, exportCsv, exportXlsx, guessTarget } from './csv-import.svelte.js';
-import { libraryWith } from './fake-library.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import type { CourierApi } from '../../src-main/ipc/contract.js';
+import { libraryWith } from '../../test/fakes/fake-library.js';
 import { DeliverState } from './deliver-state.svelte.js';
-import { libraryWith } from './fake-library.js';
 
 async function deliverOver(files: string[]) {
   const { library, api } = await libraryWith(Object.fromEntries(files.map((f) => [f, {}])));
-  return new DeliverState(api as unknown as CourierApi, library);
+  return new DeliverState(api, library);
 }
 
 describe('DeliverState', () => {

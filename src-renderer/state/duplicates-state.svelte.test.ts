@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import type { CourierApi } from '../../src-main/ipc/contract.js';
+import { ok } from '../../src-main/ipc/contract.js';
+import { fakeApi, libraryWith } from '../../test/fakes/fake-library.js';
 import { DuplicatesState } from './duplicates-state.svelte.js';
-import { fakeApi, libraryWith } from './fake-library.js';
 
 describe('find duplicate audio', () => {
   it('shows the groups main found as rows, and forgets them when the library changes', async () => {
@@ -12,16 +12,11 @@ describe('find duplicate audio', () => {
       api,
     );
     const asked: string[][] = [];
-    const door = Object.assign(api, {
-      async findDuplicateAudio({ ids }: { ids: string[] }) {
-        asked.push(ids);
-        return {
-          ok: true as const,
-          value: { groups: [['id:A/01.flac', 'id:B/copy.flac']], unreadable: [], bytes: 10 },
-        };
-      },
-    }) as unknown as CourierApi;
-    const duplicates = new DuplicatesState(door, library);
+    api.findDuplicateAudio = async ({ ids }) => {
+      asked.push(ids);
+      return ok({ groups: [['id:A/01.flac', 'id:B/copy.flac']], unreadable: [], bytes: 10 });
+    };
+    const duplicates = new DuplicatesState(api, library);
     expect(duplicates.groups).toBeNull();
     await duplicates.find();
     expect(asked[0]).toHaveLength(3);

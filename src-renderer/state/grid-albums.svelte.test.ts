@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
+import { libraryWith } from '../../test/fakes/fake-library.js';
 import { columns } from './columns.js';
-import { libraryWith } from './fake-library.js';
 import { type AlbumHeader, type GridState, isAlbumHeader } from './grid-state.svelte.js';
 
 const col = (grid: GridState, id: string) => grid.visible.findIndex((c) => c.id === id);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
+import { libraryWith } from '../../test/fakes/fake-library.js';
 import { CsvImport, exportCsv, exportXlsx } from './csv-import.svelte.js';
-import { libraryWith } from './fake-library.js';
 
 /** A Blob's bytes (jsdom's Blob has no arrayBuffer()). */
 function bytesOf(blob: Blob): Promise<Uint8Array> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
+import { libraryWith } from '../../test/fakes/fake-library.js';
 import { columns } from './columns.js';
-import { libraryWith } from './fake-library.js';
 
 const album = (n: number) => ({
   title: `Song ${n}`,

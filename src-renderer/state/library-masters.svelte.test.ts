@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import type { AudioProperties } from '../../src-main/core/model/audio-properties.js';
 import { defaultRules } from '../../src-main/core/model/delivery-rules.js';
+import { fakeApi, libraryWith } from '../../test/fakes/fake-library.js';
 import { columns, qcColumnIds } from './columns.js';
-import { fakeApi, libraryWith } from './fake-library.js';
 
 const cd: AudioProperties = {
   format: 'flac',
@@ -57,12 +57,9 @@ describe('masters in the library', () => {
     expect(api.saved.session?.rows[0]).toMatchObject({ acceptCutShort: true, audio: cd });
 
     const { LibraryState } = await import('./library-state.svelte.js');
-    const again = new LibraryState(
-      fakeApi({ session: api.saved.session, missing: [] }) as never,
-      () => {
-        throw new Error('no reading after a restart');
-      },
-    );
+    const again = new LibraryState(fakeApi({ session: api.saved.session, missing: [] }), () => {
+      throw new Error('no reading after a restart');
+    });
     await again.load();
     await again.validated();
     expect(again.findings.get(id)!.find((f) => f.code === 'cut-short')!.level).toBe('warning');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { FileReadResult } from '../../src-main/core/model/read-result.js';
-import type { Envelope, OpenedFile } from '../../src-main/ipc/contract.js';
-import { fakeApi, fakeDraft, libraryWith } from './fake-library.js';
+import { fail, ok, type OpenedFile } from '../../src-main/ipc/contract.js';
+import { fakeApi, fakeDraft, libraryWith } from '../../test/fakes/fake-library.js';
 
 const opened = (relativePath: string): OpenedFile => ({
   id: `id:${relativePath}`,
@@ -15,25 +15,22 @@ const opened = (relativePath: string): OpenedFile => ({
 /** A door whose main reads these tags for `files:readTags`, by relative path. */
 function mainReads(tags: Record<string, FileReadResult | undefined>) {
   const asked: string[] = [];
-  return Object.assign(fakeApi(), {
-    asked,
-    async readFileTags({ files }: { files: Array<{ id: string; relativePath: string }> }) {
+  const door = fakeApi(undefined, {
+    async readFileTags({ files }) {
       asked.push(...files.map((f) => f.relativePath));
-      return {
-        ok: true,
-        value: {
-          results: files.map(({ id, relativePath }) => ({
-            id,
-            result: tags[relativePath] ?? {
-              file: relativePath,
-              draft: null,
-              findings: [{ level: 'error' as const, message: 'cannot read the file' }],
-            },
-          })),
-        },
-      } satisfies Envelope<unknown>;
+      return ok({
+        results: files.map(({ id, relativePath }) => ({
+          id,
+          result: tags[relativePath] ?? {
+            file: relativePath,
+            draft: null,
+            findings: [{ level: 'error', message: 'cannot read the file' }],
+          },
+        })),
+      });
     },
   });
+  return Object.assign(door, { asked });
 }
 
 describe('files the OS opened the app with', () => {
@@ -89,10 +86,8 @@ describe('files the OS opened the app with', () => {
   });
 
   it('become unreadable rows saying why when main could not read them', async () => {
-    const main = Object.assign(fakeApi(), {
-      async readFileTags() {
-        return { ok: false, error: { code: 'not_granted', message: 'File x was not granted.' } };
-      },
+    const main = fakeApi(undefined, {
+      readFileTags: async () => fail('not_granted', 'File x was not granted.'),
     });
     const { library } = await libraryWith({}, main);
     await library.addOpened({ files: [opened('C/01.flac')], refused: [] });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { fakeApi, libraryWith, pick } from './fake-library.js';
+import { fakeApi, libraryWith, pick } from '../../test/fakes/fake-library.js';
 
 describe('library', () => {
   it('adds a file picked twice once, and lists what is not audio', async () => {
@@ -43,7 +43,7 @@ describe('library', () => {
 
     const restored = fakeApi({ session: api.saved.session, missing: ['id:A/01.flac'] });
     const { LibraryState } = await import('./library-state.svelte.js');
-    const again = new LibraryState(restored as never, () => {
+    const again = new LibraryState(restored, () => {
       throw new Error('no reading after a restart');
     });
     await again.load();

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { libraryWith } from './fake-library.js';
+import { libraryWith } from '../../test/fakes/fake-library.js';
 
 const album = {
   'A/01.flac': { title: 'One' },

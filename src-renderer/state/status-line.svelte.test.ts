@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { libraryWith } from './fake-library.js';
+import { libraryWith } from '../../test/fakes/fake-library.js';
 import { StatusLine } from './status-line.svelte.js';
 
 const album = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
+import { libraryWith } from '../../test/fakes/fake-library.js';
 import { compilePattern } from '../lib/filename-pattern.js';
-import { libraryWith } from './fake-library.js';
 import { tagFromFileName } from './tag-from-file-name.js';
 
 describe('tag from file name', () => {

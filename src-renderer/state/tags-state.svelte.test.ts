@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import type { CourierApi, TagList } from '../../src-main/ipc/contract.js';
+import { ok, type TagList } from '../../src-main/ipc/contract.js';
+import { fakeDoor } from '../../test/fakes/courier-door.js';
 import { TagsState } from './tags-state.svelte.js';
 
 const tags: TagList['tags'] = [
@@ -10,16 +11,13 @@ const tags: TagList['tags'] = [
 
 function door() {
   const asked: string[] = [];
-  const api = {
-    async listTags({ profile }: { profile: string }) {
+  const api = fakeDoor({
+    async listTags({ profile }) {
       asked.push(profile);
       await new Promise((resolve) => setTimeout(resolve, 1));
-      return {
-        ok: true,
-        value: { tags: profile === 'Sandbox' ? tags : [], total: 2, complete: true },
-      };
+      return ok({ tags: profile === 'Sandbox' ? tags : [], total: 2, complete: true });
     },
-  } as unknown as CourierApi;
+  });
   return { api, asked };
 }
 
@@ -46,13 +44,12 @@ describe('TagsState', () => {
   it('keeps the lexicology of the profile chosen last when an older load answers late', async () => {
     // Answers are released by the test, the older one last.
     const answers = new Map<string, () => void>();
-    const api = {
-      async listTags({ profile }: { profile: string }) {
+    const api = fakeDoor({
+      async listTags({ profile }) {
         await new Promise<void>((resolve) => answers.set(profile, resolve));
-        const value = { tags: profile === 'Sandbox' ? tags : [], total: 0, complete: true };
-        return { ok: true, value };
+        return ok({ tags: profile === 'Sandbox' ? tags : [], total: 0, complete: true });
       },
-    } as unknown as CourierApi;
+    });
     const state = new TagsState(api);
     const first = state.load('Sandbox');
     const second = state.load('Other');

@@ -1,13 +1,14 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import type {
-  BucketListingView,
-  BucketSaveResult,
-  CourierApi,
-  Envelope,
-  EventPayloads,
+import {
+  type BucketListingView,
+  type BucketSaveResult,
+  type Envelope,
+  type EventPayloads,
+  ok,
 } from '../../src-main/ipc/contract.js';
+import { fakeDoor } from '../../test/fakes/courier-door.js';
 import { BucketState } from '../state/bucket-state.svelte.js';
 import BucketView from './BucketView.svelte';
 
@@ -15,7 +16,6 @@ const KEY = 'csv_outputs/cat-1/tags-1.csv';
 
 /** A bucket with one CSV export; saves end when the test says, as main's would. */
 function door() {
-  let progress: ((payload: EventPayloads['bucket:save-progress']) => void) | undefined;
   let finish: ((result: Envelope<BucketSaveResult>) => void) | undefined;
   const canceled: string[] = [];
   const listing: BucketListingView = {
@@ -27,29 +27,27 @@ function door() {
     ],
     truncated: false,
   };
-  const api = {
-    canceled,
-    progress: (payload: EventPayloads['bucket:save-progress']) => progress?.(payload),
-    finish: (result: Envelope<BucketSaveResult>) => finish?.(result),
-    on: (_event: string, listener: typeof progress) => {
-      progress = listener;
-      return () => undefined;
-    },
-    listBucket: async () => ({ ok: true, value: listing }),
+  const api = fakeDoor({
+    listBucket: async () => ok(listing),
     saveBucketObject: () =>
       new Promise<Envelope<BucketSaveResult>>((resolve) => (finish = resolve)),
-    cancelBucketSave: async ({ key }: { key: string }) => {
+    cancelBucketSave: async ({ key }) => {
       canceled.push(key);
-      return { ok: true, value: { canceled: true } };
+      return ok({ canceled: true });
     },
-  };
-  return api;
+  });
+  return Object.assign(api, {
+    canceled,
+    progress: (payload: EventPayloads['bucket:save-progress']) =>
+      api.emit('bucket:save-progress', payload),
+    finish: (result: Envelope<BucketSaveResult>) => finish?.(result),
+  });
 }
 
 /** Shows the Bucket view on the fake door and clicks the export's Download. */
 async function download(api: ReturnType<typeof door>) {
   render(BucketView, {
-    bucket: new BucketState(api as unknown as CourierApi),
+    bucket: new BucketState(api),
     profile: 'Sandbox',
   });
   await fireEvent.click(await screen.findByRole('button', { name: 'Download' }));

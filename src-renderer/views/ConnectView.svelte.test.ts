@@ -1,7 +1,8 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { CourierApi, ProfileList, ProfileSummary } from '../../src-main/ipc/contract.js';
+import { ok, type ProfileList, type ProfileSummary } from '../../src-main/ipc/contract.js';
+import { fakeDoor } from '../../test/fakes/courier-door.js';
 import { ProfilesState } from '../state/profiles-state.svelte.js';
 import ConnectView from './ConnectView.svelte';
 
@@ -30,16 +31,15 @@ function main(list: Partial<ProfileList> = {}) {
     invalid: [],
     ...list,
   };
-  const api = {
-    removed,
-    listProfiles: async () => ({ ok: true as const, value: listing }),
-    removeProfile: async ({ name }: { name: string }) => {
+  const api = fakeDoor({
+    listProfiles: async () => ok(listing),
+    removeProfile: async ({ name }) => {
       removed.push(name);
       listing = { ...listing, invalid: listing.invalid.filter((p) => p.name !== name) };
-      return { ok: true as const, value: { removed: true as const } };
+      return ok({ removed: true as const });
     },
-  };
-  return api;
+  });
+  return Object.assign(api, { removed });
 }
 
 /** The editor's note, its line breaks as spaces. */
@@ -54,7 +54,7 @@ describe('Connect: secrets bound to where they are sent', () => {
         { name: 'Old', message: 'base_url must use https (plain http only on this machine)' },
       ],
     });
-    const profiles = new ProfilesState(api as unknown as CourierApi);
+    const profiles = new ProfilesState(api);
     await profiles.load();
     render(ConnectView, { profiles });
     const panel = screen.getByRole('alert', { name: "Profiles that can't be used" });
@@ -65,7 +65,7 @@ describe('Connect: secrets bound to where they are sent', () => {
   });
 
   it('says before saving that changing the base URL clears the client secret', async () => {
-    const profiles = new ProfilesState(main() as unknown as CourierApi);
+    const profiles = new ProfilesState(main());
     await profiles.load();
     render(ConnectView, { profiles });
     await fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
@@ -85,7 +85,7 @@ describe('Connect: secrets bound to where they are sent', () => {
   });
 
   it('says the same of the S3 secret when the bucket endpoint changes', async () => {
-    const profiles = new ProfilesState(main() as unknown as CourierApi);
+    const profiles = new ProfilesState(main());
     await profiles.load();
     render(ConnectView, { profiles });
     await fireEvent.click(screen.getByRole('button', { name: 'Edit' }));

@@ -1,14 +1,14 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type {
-  CourierApi,
-  DeliveryPlanView,
-  ProfileSummary,
-  RequestOf,
+import {
+  type DeliveryPlanView,
+  ok,
+  type ProfileSummary,
+  type RequestOf,
 } from '../../src-main/ipc/contract.js';
+import { libraryWith } from '../../test/fakes/fake-library.js';
 import { DeliverState } from '../state/deliver-state.svelte.js';
-import { libraryWith } from '../state/fake-library.js';
 import DeliverView from './DeliverView.svelte';
 
 const plan: DeliveryPlanView = {
@@ -53,16 +53,12 @@ async function setup(
     'A/03.flac': { title: 'Three', isrc: 'GBABC2600003' },
   });
   const starts: Array<RequestOf<'startDelivery'>> = [];
-  Object.assign(api, {
-    async planDelivery() {
-      return { ok: true, value: { ...plan, findings } };
-    },
-    async startDelivery(request: RequestOf<'startDelivery'>) {
-      starts.push(request);
-      return { ok: true, value: { id: 'd1' } };
-    },
-  });
-  const deliver = new DeliverState(api as unknown as CourierApi, library);
+  api.planDelivery = async () => ok({ ...plan, findings });
+  api.startDelivery = async (request) => {
+    starts.push(request);
+    return ok({ id: 'd1' });
+  };
+  const deliver = new DeliverState(api, library);
   const delivered: string[] = [];
   render(DeliverView, {
     deliver,

@@ -1,13 +1,14 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import type {
-  CatalogLedgerView,
-  CourierApi,
-  HistorySearchResult,
-  ProfileSummary,
-  RequestOf,
+import {
+  type CatalogLedgerView,
+  fail,
+  type HistorySearchResult,
+  ok,
+  type ProfileSummary,
 } from '../../src-main/ipc/contract.js';
+import { fakeDoor } from '../../test/fakes/courier-door.js';
 import { HistoryState } from '../state/history-state.svelte.js';
 import HistoryView from './HistoryView.svelte';
 
@@ -69,24 +70,17 @@ const profiles = [
 /** History over a fake door that records the requests made. */
 function setup() {
   const calls: Array<[string, unknown]> = [];
-  const api = {
-    async listDeliveries() {
-      return { ok: true, value: { deliveries: [] } };
-    },
-    async searchDeliveries(request: RequestOf<'searchDeliveries'>) {
+  const api = fakeDoor({
+    listDeliveries: async () => ok({ deliveries: [] }),
+    async searchDeliveries(request) {
       calls.push(['search', request]);
-      return request.query === 'boom'
-        ? { ok: false, error: { code: 'usage', message: 'the search is empty' } }
-        : { ok: true, value: found };
+      return request.query === 'boom' ? fail('usage', 'the search is empty') : ok(found);
     },
-    async deliveredTrack(request: RequestOf<'deliveredTrack'>) {
+    async deliveredTrack(request) {
       calls.push(['track', request]);
-      return {
-        ok: true,
-        value: { id: request.id, track: { ...found.deliveries[0]!.tracks[0], body } },
-      };
+      return ok({ id: request.id, track: { ...found.deliveries[0]!.tracks[0]!, body } });
     },
-    async catalogLedger(request: RequestOf<'catalogLedger'>) {
+    async catalogLedger(request) {
       calls.push(['ledger', request]);
       const view: CatalogLedgerView = {
         profile: request.profile,
@@ -95,13 +89,13 @@ function setup() {
         total: request.catalogId === 'sb-2' ? 0 : 2,
         entries: request.catalogId === 'sb-2' ? [] : [row('A', 'Opening'), row('B', 'Drift')],
       };
-      return { ok: true, value: view };
+      return ok(view);
     },
-    async exportLedgerCsv(request: RequestOf<'exportLedgerCsv'>) {
+    async exportLedgerCsv(request) {
       calls.push(['export', request]);
-      return { ok: true, value: { fileName: 'courier-ledger.csv', csv: 'outer_id\r\n', rows: 2 } };
+      return ok({ fileName: 'courier-ledger.csv', csv: 'outer_id\r\n', rows: 2 });
     },
-  } as unknown as CourierApi;
+  });
   const history = new HistoryState(api);
   render(HistoryView, { history, profiles, activeProfile: 'Sandbox' });
   return { calls, history };

@@ -1,7 +1,13 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { AppInfo, CourierApi, FolderOpened } from '../../src-main/ipc/contract.js';
+import {
+  type AppInfo,
+  ok,
+  type RequestOf,
+  type SettingsView as Settings,
+} from '../../src-main/ipc/contract.js';
+import { fakeDoor } from '../../test/fakes/courier-door.js';
 import { SettingsState } from '../state/settings-state.svelte.js';
 import SettingsView from './SettingsView.svelte';
 
@@ -14,27 +20,28 @@ const info = (host: AppInfo['host']): AppInfo => ({
   dataDir: '/home/ana/.courier',
 });
 
+const base: Settings = {
+  concurrency: 8,
+  bandwidthLimitKiB: 0,
+  defaults: { mode: 'json', overwrite_audio_file: true, delete_delivered_file: true },
+  profileDefaults: {},
+  profileRules: {},
+  announceAbove: { tracks: 1000, gib: 20 },
+};
+
 /** A door that opens folders (the app) or only says where they are (the browser host). */
 function door(opens: boolean) {
   const asked: string[] = [];
   const answer = (path: string) => async () => {
     asked.push(path);
-    return { ok: true as const, value: { path, opened: opens } satisfies FolderOpened };
+    return ok({ path, opened: opens });
   };
-  const api = {
-    asked,
-    getSettings: async () => ({
-      ok: true as const,
-      value: {
-        concurrency: 8,
-        bandwidthLimitKiB: 0,
-        defaults: { mode: 'json', overwrite_audio_file: true, delete_delivered_file: true },
-      },
-    }),
+  const api = fakeDoor({
+    getSettings: async () => ok(base),
     openLogs: answer('/home/ana/.courier/logs'),
     openDataFolder: answer('/home/ana/.courier'),
-  };
-  return api;
+  });
+  return Object.assign(api, { asked });
 }
 
 describe('Settings: the data folder and the logs', () => {
@@ -42,7 +49,7 @@ describe('Settings: the data folder and the logs', () => {
 
   it('has the app open them, with nothing more to say', async () => {
     const api = door(true);
-    const settings = new SettingsState(api as unknown as CourierApi);
+    const settings = new SettingsState(api);
     render(SettingsView, { info: info('electron'), settings });
     await fireEvent.click(screen.getByRole('button', { name: 'Open logs' }));
     await fireEvent.click(screen.getByRole('button', { name: 'Open data folder' }));
@@ -51,7 +58,7 @@ describe('Settings: the data folder and the logs', () => {
   });
 
   it('shows the path to open by hand in the browser host', async () => {
-    const settings = new SettingsState(door(false) as unknown as CourierApi);
+    const settings = new SettingsState(door(false));
     render(SettingsView, { info: info('web'), settings });
     await fireEvent.click(screen.getByRole('button', { name: 'Open logs' }));
     expect((await screen.findByTestId('folder-note')).textContent?.trim()).toBe(
@@ -64,23 +71,15 @@ describe('Settings: masters rules', () => {
   afterEach(cleanup);
 
   it("sets the active profile's rules, one change at a time, and resets them", async () => {
-    const sent: unknown[] = [];
-    const base = {
-      concurrency: 8,
-      bandwidthLimitKiB: 0,
-      defaults: { mode: 'json', overwrite_audio_file: true, delete_delivered_file: true },
-      profileDefaults: {},
-      profileRules: {},
-      announceAbove: { tracks: 1000, gib: 20 },
-    };
-    const api = {
-      getSettings: async () => ({ ok: true as const, value: base }),
-      setSettings: async (change: unknown) => {
+    const sent: Array<RequestOf<'setSettings'>> = [];
+    const api = fakeDoor({
+      getSettings: async () => ok(base),
+      setSettings: async (change) => {
         sent.push(change);
-        return { ok: true as const, value: base };
+        return ok(base);
       },
-    };
-    const settings = new SettingsState(api as unknown as CourierApi);
+    });
+    const settings = new SettingsState(api);
     render(SettingsView, { info: info('electron'), settings, profile: 'Label Prod' });
     const section = await screen.findByRole('region', { name: 'Masters rules' });
     expect(section.textContent).toContain('Masters rules — Label Prod');
@@ -98,8 +97,7 @@ describe('Settings: masters rules', () => {
     expect(sent[1]).toMatchObject({
       profileRules: { profile: 'Label Prod', rules: { minSampleRate: { level: 'error' } } },
     });
-    const formats = (sent[2] as { profileRules: { rules: { formats: { allowed: string[] } } } })
-      .profileRules.rules.formats.allowed;
+    const formats = sent[2]?.profileRules?.rules?.formats?.allowed;
     expect(formats).not.toContain('mp3');
     expect(formats).toContain('flac');
     await fireEvent.click(screen.getByRole('button', { name: 'Back to the defaults' }));

@@ -2,13 +2,14 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/sve
 import { tick } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type {
-  CourierApi,
-  EventName,
-  EventPayloads,
-  RequestOf,
-  TransferProgress,
+import {
+  type EventName,
+  type EventPayloads,
+  ok,
+  type RequestOf,
+  type TransferProgress,
 } from '../../src-main/ipc/contract.js';
+import { fakeDoor } from '../../test/fakes/courier-door.js';
 import { TransfersState } from '../state/transfers-state.svelte.js';
 import TransfersView from './TransfersView.svelte';
 
@@ -41,33 +42,25 @@ const totals = {
 
 /** Transfers over a fake door: the test pushes main's events and reads the requests made. */
 function setup() {
-  const listeners = new Map<string, (payload: unknown) => void>();
   const retries: Array<RequestOf<'retryDelivery'>> = [];
   const pauses: string[] = [];
-  const api = {
-    async pauseDelivery({ id }: RequestOf<'pauseDelivery'>) {
+  const api = fakeDoor({
+    async pauseDelivery({ id }) {
       pauses.push(id);
-      return { ok: true, value: { id, paused: true } };
+      return ok({ id, paused: true });
     },
-    on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void) {
-      listeners.set(event, listener as (payload: unknown) => void);
-      return () => undefined;
-    },
-    async activeDeliveries() {
-      return { ok: true, value: { transfers: [] } };
-    },
-    async unfinishedDeliveries() {
-      return { ok: true, value: { deliveries: [] } };
-    },
-    async retryDelivery(request: RequestOf<'retryDelivery'>) {
+    activeDeliveries: async () => ok({ transfers: [] }),
+    unfinishedDeliveries: async () => ok({ deliveries: [] }),
+    async retryDelivery(request) {
       retries.push(request);
-      return { ok: true, value: { id: request.id, files: request.keys?.length ?? 2 } };
+      return ok({ id: request.id, files: request.keys?.length ?? 2 });
     },
-  } as unknown as CourierApi;
+  });
   const transfers = new TransfersState(api);
   render(TransfersView, { transfers });
   const push = async <E extends EventName>(event: E, payload: EventPayloads[E]) => {
-    listeners.get(event)!(payload);
+    expect(api.listenerCount(event)).toBeGreaterThan(0);
+    api.emit(event, payload);
     await tick();
   };
   return { push, retries, pauses };

@@ -1,5 +1,5 @@
 /**
- * The one fake in the test suite: Electron's runtime can't run here (no binary), so main-side
+ * The fake of Electron: its runtime can't run here (no binary), so main-side
  * tests alias `electron` to this module (vitest.config.ts). It records what the shell asks of
  * Electron and lets a test play the renderer's or the OS's part.
  */

@@ -1,9 +1,8 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { CourierApi } from '../../../src-main/ipc/contract.js';
+import { libraryWith } from '../../../test/fakes/fake-library.js';
 import { DeliverState } from '../../state/deliver-state.svelte.js';
-import { libraryWith } from '../../state/fake-library.js';
 import MappingBuilder from './MappingBuilder.svelte';
 
 afterEach(cleanup);
@@ -14,7 +13,7 @@ describe('MappingBuilder', () => {
       'A/MAP-001_First Light_GBAYE2300101_20230102_Mara Quinn.wav': {},
       'A/MAP-002_Second Wind_GBAYE2300102_20230102_Mara Quinn.wav': {},
     });
-    const deliver = new DeliverState(api as unknown as CourierApi, library);
+    const deliver = new DeliverState(api, library);
     render(MappingBuilder, { deliver });
     const selects = await screen.findAllByRole('combobox', { name: /^Column \d$/ });
     expect(selects.map((s) => (s as HTMLSelectElement).value)).toEqual([

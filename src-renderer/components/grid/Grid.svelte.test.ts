@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { tick } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { libraryWith } from '../../state/fake-library.js';
+import { libraryWith } from '../../../test/fakes/fake-library.js';
 import Grid from './Grid.svelte';
 
 // jsdom has no layout: bind:clientHeight needs a ResizeObserver, which never fires here.

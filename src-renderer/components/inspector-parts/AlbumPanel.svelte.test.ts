@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/sve
 import { tick } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { type FakeTags, libraryWith } from '../../state/fake-library.js';
+import { type FakeTags, libraryWith } from '../../../test/fakes/fake-library.js';
 import Inspector from '../Inspector.svelte';
 
 const UPC = '0602445566778';

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 
 import { blobProof } from '../../../src-main/core/model/file-proof.js';
-import { type CourierApi, operations } from '../../../src-main/ipc/contract.js';
+import { operations } from '../../../src-main/ipc/contract.js';
+import { isCourierApi } from '../../fakes/courier-door.js';
 import { contextBridge, ipcRenderer } from '../../fakes/electron.js';
 
 await import('../../../src-main/electron/preload.js');
-const api = contextBridge.exposed.courier as CourierApi & Record<string, unknown>;
+const exposed = contextBridge.exposed.courier;
+if (!isCourierApi(exposed))
+  throw new Error('The preload does not expose the contract as `courier`.');
+const api = exposed;
 
 describe('the preload', () => {
   it('exposes one object, `courier`, and nothing else', () => {
@@ -14,6 +18,7 @@ describe('the preload', () => {
 
   it('has one method per operation plus `on`, and never ipcRenderer', () => {
     expect(Object.keys(api).sort()).toEqual([...Object.keys(operations), 'on'].sort());
+    expect(isCourierApi(api)).toBe(true);
     expect(Object.values(api).every((value) => typeof value === 'function')).toBe(true);
     expect(Object.values(api)).not.toContain(ipcRenderer);
     expect(Object.isFrozen(api)).toBe(true);

@@ -6,10 +6,11 @@ import type { LibrarySession } from '../../src-main/core/library/session-schema.
 import type { AudioProperties } from '../../src-main/core/model/audio-properties.js';
 import type { FileReadResult } from '../../src-main/core/model/read-result.js';
 import type { DraftTrack, Finding } from '../../src-main/core/model/track.js';
-import type { CourierApi, Envelope, PickedFile } from '../../src-main/ipc/contract.js';
-import type { TagReader } from '../lib/tags/tag-reader.js';
-import { GridState } from './grid-state.svelte.js';
-import { LibraryState } from './library-state.svelte.js';
+import { type CourierApi, ok, type PickedFile } from '../../src-main/ipc/contract.js';
+import type { TagReader } from '../../src-renderer/lib/tags/tag-reader.js';
+import { GridState } from '../../src-renderer/state/grid-state.svelte.js';
+import { LibraryState } from '../../src-renderer/state/library-state.svelte.js';
+import { type FakeDoor, fakeDoor } from './courier-door.js';
 
 /** Tags for a fake file: title, ISRC and so on as a tag reader would map them. */
 export interface FakeTags {
@@ -52,48 +53,56 @@ export function pick(relativePath: string): PickedFile {
   return { file: new File(['x'], relativePath.split('/').pop()!), relativePath };
 }
 
-/** A fake door that keeps the last saved session. */
+/** What the fake door has saved: the last session, and the rows whose file is gone. */
+export interface SavedLibrary {
+  session: LibrarySession | null;
+  missing: string[];
+}
+
+/** A fake door that grants every file and keeps the last saved session. */
+export type LibraryDoor = FakeDoor & { saved: SavedLibrary; saves: number };
+
+/**
+ * A fake door that grants every file (id `id:<path>`) and keeps the last saved session; other
+ * operations are faked by `overrides` or answer that they are not part of the test.
+ */
 export function fakeApi(
-  saved: { session: LibrarySession | null; missing: string[] } = { session: null, missing: [] },
-) {
-  const ok = <T>(value: T): Envelope<T> => ({ ok: true, value });
-  const api = {
-    saved,
-    saves: 0,
-    async appInfo() {
-      throw new Error('not used');
-    },
-    async grantFiles(files: readonly PickedFile[]) {
-      return ok({
-        granted: files.map((f) => ({
-          id: `id:${f.relativePath}`,
-          name: f.file.name,
-          relativePath: f.relativePath,
-          size: f.file.size,
-        })),
-        refused: [],
-      });
-    },
-    async loadLibrary() {
-      return ok(api.saved);
-    },
-    async saveLibrary({ session }: { session: LibrarySession }) {
-      api.saves++;
-      api.saved = { session, missing: [] };
-      return ok({ saved: true as const });
-    },
-    on() {
-      return () => undefined;
-    },
-  };
-  return api;
+  saved: SavedLibrary = { session: null, missing: [] },
+  overrides: Partial<CourierApi> = {},
+): LibraryDoor {
+  const door: LibraryDoor = Object.assign(
+    fakeDoor({
+      async grantFiles(files) {
+        return ok({
+          granted: files.map((f) => ({
+            id: `id:${f.relativePath}`,
+            name: f.file.name,
+            relativePath: f.relativePath,
+            size: f.file.size,
+          })),
+          refused: [],
+        });
+      },
+      async loadLibrary() {
+        return ok({ ...door.saved, previous: null });
+      },
+      async saveLibrary({ session }) {
+        door.saves++;
+        door.saved = { session, missing: [] };
+        return ok({ saved: true as const });
+      },
+      ...overrides,
+    }),
+    { saved, saves: 0 },
+  );
+  return door;
 }
 
 /** A library and its grid holding files read with the given tags. */
 export async function libraryWith(
   files: Record<string, FakeTags>,
   api = fakeApi(),
-): Promise<{ library: LibraryState; grid: GridState; api: ReturnType<typeof fakeApi> }> {
+): Promise<{ library: LibraryState; grid: GridState; api: LibraryDoor }> {
   const reader: TagReader = {
     async read(list, onResult) {
       for (const item of list) {
@@ -114,7 +123,7 @@ export async function libraryWith(
       }
     },
   };
-  const library = new LibraryState(api as unknown as CourierApi, () => reader, {
+  const library = new LibraryState(api, () => reader, {
     saveDelayMs: 5,
     flushDelayMs: 0,
   });
