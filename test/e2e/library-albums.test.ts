@@ -37,8 +37,14 @@ describe.skipIf(missing.length > 0)('album-first review in Chromium', () => {
 
   const row = (file: string): Locator =>
     page.locator('[role="row"][data-row-id]').filter({ hasText: file });
-  const status = async (file: string) =>
-    ((await row(file).locator('.cell.status').textContent()) ?? '').trim();
+  /** The status cell as a user reads it: ✓, or ✕ / ⚠ with the count of findings ('' unread). */
+  const status = async (file: string) => {
+    const cell = row(file).locator('.cell.status');
+    const level = /\b(ok|warning|error|reading)\b/.exec((await cell.getAttribute('class')) ?? '');
+    const count = ((await cell.textContent()) ?? '').trim();
+    const mark = { ok: '✓', warning: '⚠', error: '✕', reading: '' }[level?.[1] ?? 'reading']!;
+    return level?.[1] === 'reading' ? '' : `${mark}${count}`;
+  };
   const shot = async (file: string) => page.screenshot({ path: await artifactPath(file) });
   const inspector = () => page.getByTestId('inspector');
   const panel = () => page.getByTestId('album-panel');
