@@ -99,9 +99,14 @@ describe.skipIf(missing.length > 0)('keyboard-only use', () => {
 
   it('adds a folder from the keyboard', async () => {
     await tabTo('input:Add folder…');
-    const chooser = page.waitForEvent('filechooser');
+    const chooser = page.waitForEvent('filechooser', { timeout: 15_000 });
     await page.keyboard.press('Space');
-    await (await chooser).setFiles(album);
+    const picker = await chooser.catch(async (error: unknown) => {
+      throw new Error(`Space opened no file chooser; the focus is on ${await focused()}`, {
+        cause: error,
+      });
+    });
+    await picker.setFiles(album);
     await page.getByTestId('library-summary').getByText('2 tracks').waitFor();
     await page.getByTestId('read-progress').waitFor({ state: 'detached' });
   });
