@@ -109,9 +109,7 @@ async function list(args: string[], io: CliIO): Promise<number> {
   const withStatus = await Promise.all(
     profiles.map(async (profile) => ({
       ...profile,
-      secrets: profile.sandbox
-        ? { client_secret: true, secret_access_key: true }
-        : await services.profiles.secretStatus(profile),
+      secrets: await services.profiles.secretStatus(profile),
     })),
   );
   const invalid = await services.profiles.invalid();
@@ -130,10 +128,14 @@ async function list(args: string[], io: CliIO): Promise<number> {
         p.sandbox ? 'embedded sandbox' : p.base_url,
         p.bucket.bucket_name,
         String(p.catalogs.length),
-        `client ${setOrNot(p.secrets.client_secret)}, S3 ${setOrNot(p.secrets.secret_access_key)}`,
+        p.secrets.keychain
+          ? 'keychain unreadable'
+          : `client ${setOrNot(p.secrets.client_secret)}, S3 ${setOrNot(p.secrets.secret_access_key)}`,
       ]),
     ),
   );
+  const unreadable = withStatus.find((p) => p.secrets.keychain)?.secrets.keychain;
+  if (unreadable) io.err(unreadable);
   // Edited by hand into something Courier would not save: listed, never used.
   for (const bad of invalid) {
     io.out(`${bad.name}: can't be used: ${bad.message} (add it again to fix it, or remove it)`);

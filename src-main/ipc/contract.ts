@@ -345,7 +345,8 @@ export interface ProfileSummary {
   bucket: { bucket_name: string; bucket_region: string; endpoint?: string; access_key_id: string };
   catalogs: Array<{ id: string; name: string }>;
   sandbox: boolean;
-  secrets: { client_secret: boolean; secret_access_key: boolean };
+  /** Set or not for the profile's address; `keychain` says why the keychain could not be read. */
+  secrets: { client_secret: boolean; secret_access_key: boolean; keychain?: string };
 }
 
 export interface ProfileList {

@@ -25,9 +25,7 @@ export function profileHandlers(services: CoreServices): Handlers {
   const summary = async (profile: Profile): Promise<ProfileSummary> => ({
     ...profile,
     sandbox: Boolean(profile.sandbox),
-    secrets: profile.sandbox
-      ? { client_secret: true, secret_access_key: true }
-      : await profiles.secretStatus(profile),
+    secrets: await profiles.secretStatus(profile),
   });
 
   return {

@@ -23,7 +23,10 @@ interface ProfilesFile {
 const SECRET_NAMES: SecretName[] = ['client_secret', 'secret_access_key'];
 
 /** Whether each secret of a profile is set: all the renderer is ever told about secrets. */
-export type SecretStatus = Record<SecretName, boolean>;
+export type SecretStatus = Record<SecretName, boolean> & {
+  /** Why the keychain could not be read (then the secrets count as not set). */
+  keychain?: string;
+};
 
 /** A profile in profiles.json that can't be used as written, and why. */
 export interface InvalidProfile {
@@ -238,14 +241,27 @@ export class ProfileStore {
     );
   }
 
-  /** Which secrets of a profile are set for its address, without revealing them. */
+  /**
+   * Which secrets of a profile are set for its address, without revealing them. The Sandbox's
+   * come from the running sandbox. A keychain that can't be read leaves the profile listed, its
+   * secrets not set and the reason given, so the user can still save, test or switch to
+   * secrets kept for this session.
+   */
   async secretStatus(profile: Profile): Promise<SecretStatus> {
-    const status = {} as SecretStatus;
+    if (profile.sandbox) return { client_secret: true, secret_access_key: true };
+    const status: SecretStatus = { client_secret: false, secret_access_key: false };
     for (const name of SECRET_NAMES) {
-      const stored = await this.#bound(profile, name);
-      status[name] = Boolean(
-        (await secretFromEnv(this.env, name)) || stored?.for === secretBinding(profile, name),
-      );
+      if (await secretFromEnv(this.env, name)) {
+        status[name] = true;
+        continue;
+      }
+      try {
+        const stored = await this.#bound(profile, name);
+        status[name] = stored?.for === secretBinding(profile, name);
+      } catch (error) {
+        if (!(error instanceof CourierError) || error.code !== 'keychain_unavailable') throw error;
+        status.keychain = error.message;
+      }
     }
     return status;
   }
