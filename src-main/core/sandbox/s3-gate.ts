@@ -50,13 +50,25 @@ const HOP_HEADERS = new Set([
  * bucket (list-objects.ts says why).
  */
 export function createS3Gate(options: GateOptions): Server {
+  const settling: Settling = new Map();
   return createServer((req, res) => {
-    void handle(options, req, res);
+    void handle(options, settling, req, res);
   });
 }
 
+/**
+ * Keys whose refused upload s3rver may still be writing, each settled once what it wrote is
+ * gone. The refusal is answered at once, so a client's very next request (a HEAD, a listing)
+ * waits here rather than see the half-written object.
+ */
+type Settling = Map<string, Promise<void>>;
+
+/** How long a refused upload's file may take to appear after s3rver gave up on it. */
+const REFUSED_WRITE_SETTLE_MS = 250;
+
 async function handle(
   options: GateOptions,
+  settling: Settling,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -82,6 +94,8 @@ async function handle(
     const pairs = queryPairs(rawQuery);
     const params = new Set(pairs.map(([k]) => k));
     const copySource = authorize(options, req, bucket, key, pairs);
+    if (key === '') await Promise.all(settling.values());
+    else await settling.get(key);
 
     if ((req.method === 'GET' || head) && bucket !== '' && key === '') {
       const listing = parseListRequest(pairs);
@@ -116,10 +130,15 @@ async function handle(
     // Once the gate has answered an error, s3rver may never read the body it was handed.
     request.on('error', () => undefined);
     let refused = false;
+    let settled: { done: () => void; promise: Promise<void> } | undefined;
     if (req.method === 'PUT' || req.method === 'POST') {
       body.stream.on('error', (error) => {
         // Answer first: s3rver then finds the answer sent and keeps its own 500 to itself.
         refused = true;
+        let done = () => {};
+        const promise = new Promise<void>((resolve) => (done = resolve));
+        settled = { done, promise };
+        settling.set(key, promise);
         answerError(res, error, resource, head);
         request.destroy(error);
       });
@@ -128,10 +147,20 @@ async function handle(
       request.end();
       req.resume();
     }
-    await options.bucket.serve(request, res);
-    if (refused && req.method === 'PUT' && !params.has('uploadId') && copySource === undefined) {
-      // s3rver writes in place, even a body destroyed before it read it: drop what it wrote.
-      await options.bucket.delete(key);
+    try {
+      await options.bucket.serve(request, res);
+      if (refused && req.method === 'PUT' && !params.has('uploadId') && copySource === undefined) {
+        // s3rver writes in place, even a body destroyed before it read it: drop what it wrote.
+        // Its file is opened on the thread pool and may appear only after s3rver gave up, so
+        // the sweep waits for that first (the key's next requests wait in `settling`).
+        await new Promise((resolve) => setTimeout(resolve, REFUSED_WRITE_SETTLE_MS));
+        await options.bucket.delete(key);
+      }
+    } finally {
+      if (settled) {
+        if (settling.get(key) === settled.promise) settling.delete(key);
+        settled.done();
+      }
     }
   } catch (error) {
     answerError(res, error, resource, head);

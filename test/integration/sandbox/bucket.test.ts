@@ -188,6 +188,23 @@ describe('sandbox bucket', () => {
     expect(await bad.text()).toContain('<Code>BadDigest</Code>');
   });
 
+  it('leaves no trace of a refused PutObject, even to the HEAD sent the moment it is refused', async () => {
+    const plain = sandbox.s3({ requestChecksumCalculation: 'WHEN_REQUIRED' });
+    const wrongMd5 = createHash('md5').update('x').digest('base64');
+    // The refusal is answered before s3rver has let go of what it wrote: each HEAD races it.
+    for (let i = 0; i < 12; i++) {
+      const Key = `delivery/audio/md5-race/${i}.wav`;
+      await expect(
+        plain.send(
+          new PutObjectCommand({ Bucket, Key, Body: randomBytes(i % 2 ? 30_000 : 200_000), ContentMD5: wrongMd5 }),
+        ),
+      ).rejects.toMatchObject({ name: 'BadDigest' });
+      await expect(plain.send(new HeadObjectCommand({ Bucket, Key }))).rejects.toMatchObject({
+        $metadata: { httpStatusCode: 404 },
+      });
+    }
+  });
+
   it('refuses a PutObject or UploadPart whose Content-MD5 does not match, as S3 does', async () => {
     const plain = sandbox.s3({ requestChecksumCalculation: 'WHEN_REQUIRED' });
     const data = randomBytes(30_000);
