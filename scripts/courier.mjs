@@ -33,25 +33,20 @@ function stamp() {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** The bundle's entry for the current sources, built if needed (safe when runs race). */
-export async function courierEntry() {
-  const dir = join(cache, `build-${stamp()}`);
-  const entry = join(dir, 'cli.js');
-  try {
-    statSync(entry);
-    return entry;
-  } catch {
-    // Not built yet for these sources.
-  }
+/**
+ * Bundles the CLI into `outDir`: cli.js, its worker threads beside it and a package.json that
+ * marks them ES modules. The checkout's `courier` builds into its cache; `npm run build:cli`
+ * into dist/cli, which the installed command (bin/courier.mjs) runs.
+ */
+export async function buildCli(outDir, { sourcemap = true } = {}) {
   const { build } = await import('esbuild');
   const { esbuildMusicMetadataPatches } = await import('./music-metadata-patches.mjs');
-  const temp = join(cache, `tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   const common = {
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    sourcemap: true,
+    sourcemap,
     logLevel: 'warning',
     plugins: [esbuildMusicMetadataPatches],
     // Native, and resolved at run time from node_modules (s3rver by the embedded sandbox).
@@ -65,20 +60,34 @@ export async function courierEntry() {
     build({
       ...common,
       entryPoints: [join(root, 'src-main/cli.ts')],
-      outfile: join(temp, 'cli.js'),
+      outfile: join(outDir, 'cli.js'),
     }),
     // The worker threads (core/tags/worker-lanes.ts loads each from beside the bundle).
     ...['scan-worker', 'duplicates-worker'].map((name) =>
       build({
         ...common,
         entryPoints: [join(root, `src-main/core/tags/${name}.ts`)],
-        outfile: join(temp, `${name}.js`),
+        outfile: join(outDir, `${name}.js`),
       }),
     ),
   ]);
   await import('node:fs/promises').then((fs) =>
-    fs.writeFile(join(temp, 'package.json'), '{ "type": "module" }\n'),
+    fs.writeFile(join(outDir, 'package.json'), '{ "type": "module" }\n'),
   );
+}
+
+/** The bundle's entry for the current sources, built if needed (safe when runs race). */
+export async function courierEntry() {
+  const dir = join(cache, `build-${stamp()}`);
+  const entry = join(dir, 'cli.js');
+  try {
+    statSync(entry);
+    return entry;
+  } catch {
+    // Not built yet for these sources.
+  }
+  const temp = join(cache, `tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  await buildCli(temp);
   try {
     renameSync(temp, dir);
   } catch {
