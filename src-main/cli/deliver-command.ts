@@ -22,7 +22,7 @@ import { PreflightError } from '../core/delivery/preflight.js';
 import type { DeliveryEvent } from '../core/delivery/run-delivery.js';
 import { CourierError, UsageError } from '../core/errors.js';
 import { LockHeldError } from '../core/files/process-lock.js';
-import { artistIdsNote, artistIdsText } from '../core/model/artist-ids.js';
+import { artistIdsLine } from '../core/model/artist-ids.js';
 import { type CsvEncoding, csvEncodings } from '../core/model/csv-text.js';
 import {
   type FileNameMapping,
@@ -86,8 +86,8 @@ function planText(plan: DeliveryPlan, verbose: boolean): string {
       lines.push(`  batch ${b.index + 1}: ${b.outerIds.length} track(s): ${b.outerIds.join(', ')}`);
     else lines.push(`  request: POST /ingestion/${r.mode} delivery_dir_path=${r.folder}`);
   });
-  const artistIds = artistIdsNote(r.tracks?.flat() ?? []);
-  if (artistIds) lines.push(escapeControls(`  ${artistIdsText(artistIds)}`));
+  const artistIds = artistIdsLine(r.tracks?.flat() ?? []);
+  if (artistIds) lines.push(escapeControls(`  ${artistIds}`));
   if (plan.findings.length > 0) lines.push('Findings:', ...findingLines(plan.findings, verbose));
   return lines.join('\n');
 }

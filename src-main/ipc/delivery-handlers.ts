@@ -10,7 +10,7 @@ import {
   type PlannedDelivery,
 } from '../core/delivery/delivery-service.js';
 import type { DeliveryEvent } from '../core/delivery/run-delivery.js';
-import { artistIdsNote, artistIdsText } from '../core/model/artist-ids.js';
+import { artistIdsLine } from '../core/model/artist-ids.js';
 import type { CoreServices } from '../core/services.js';
 import type {
   DeliveryPlanView,
@@ -145,7 +145,7 @@ function planView({
   };
   const catalog = plan.catalog;
   const first = r.tracks?.[0]?.[0];
-  const artistIds = artistIdsNote(r.tracks?.flat() ?? []);
+  const artistIds = artistIdsLine(r.tracks?.flat() ?? []);
   return {
     profile: { name: profile.name, environment: profile.environment },
     catalog: {
@@ -176,7 +176,7 @@ function planView({
         }
       : {}),
     ...(first && !nothingChanged ? { sample: JSON.stringify(first, null, 2) } : {}),
-    ...(artistIds ? { artistIds: artistIdsText(artistIds) } : {}),
+    ...(artistIds ? { artistIds } : {}),
     ...(nothingChanged ? { nothingChanged: nothingChanged.message } : {}),
   };
 }

@@ -91,3 +91,11 @@ export function artistIdsText(note: ArtistIdsNote): string {
     ? `1 artist is sent with its name as its id (${list}); ${how}`
     : `${note.fromName} artists are sent with their names as their ids (${list}); ${how.replace('set it', 'set them')}`;
 }
+
+/** The pre-flight's line about artist ids for these request bodies, when any goes by name. */
+export function artistIdsLine(
+  tracks: Iterable<{ artists?: { id: string; name: string }[] }>,
+): string | undefined {
+  const note = artistIdsNote(tracks);
+  return note && artistIdsText(note);
+}

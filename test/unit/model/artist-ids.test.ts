@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import {
+  artistIdsLine,
   artistIdsNote,
   artistIdsText,
   sentArtistId,
@@ -82,6 +83,8 @@ describe('artist ids', () => {
       ];
       const note = artistIdsNote(tracks)!;
       expect(note).toEqual({ fromName: 1, shown: ['Aurora Vale'] });
+      // The one line both doors (the Deliver view, courier deliver --dry-run) print.
+      expect(artistIdsLine(tracks)).toBe(artistIdsText(note));
       expect(artistIdsText(note)).toBe(
         '1 artist is sent with its name as its id ("Aurora Vale"); to send your own, set it in the Library (the inspector or the Artist ids column) or in a metadata sheet\'s artist_ids column',
       );
@@ -102,6 +105,7 @@ describe('artist ids', () => {
         undefined,
       );
       expect(artistIdsNote([{}])).toBe(undefined);
+      expect(artistIdsLine([{}])).toBe(undefined);
     });
   });
 });
