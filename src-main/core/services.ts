@@ -2,6 +2,8 @@ import { ConnectionPool } from './connection-pool.js';
 import { dataDir } from './data-dir.js';
 import { FileGrants } from './files/file-grants.js';
 import { Logger } from './log.js';
+import { envProxyResolver, type ProxyResolver } from './network/proxy.js';
+import { configureNetwork } from './network/routes.js';
 import { type NetworkTimeouts, timeoutsFromEnv } from './network/timeouts.js';
 import { ProfileStore } from './profiles/profile-store.js';
 import { KeychainSecretStore } from './secrets/keychain-store.js';
@@ -21,12 +23,16 @@ export interface CoreServices {
 /**
  * Creates the services for this process, rooted at the data directory. Secrets go to the OS
  * keychain unless a store is given (memory, for a session-only choice);
- * `COURIER_KEYCHAIN_SERVICE` names the keychain service (tests use their own).
+ * `COURIER_KEYCHAIN_SERVICE` names the keychain service (tests use their own). Every request
+ * of the process takes the route `resolveProxy` gives (the app passes the OS's answer); without
+ * one, `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` decide, and a malformed one is a usage error
+ * here, before anything runs.
  */
 export function createServices(
   env: NodeJS.ProcessEnv = process.env,
-  options: { secrets?: SecretStore; source?: string } = {},
+  options: { secrets?: SecretStore; source?: string; resolveProxy?: ProxyResolver } = {},
 ): CoreServices {
+  configureNetwork(options.resolveProxy ?? envProxyResolver(env));
   const dir = dataDir(env);
   const secrets = options.secrets ?? new KeychainSecretStore(env.COURIER_KEYCHAIN_SERVICE);
   const profiles = new ProfileStore(dir, secrets, env);

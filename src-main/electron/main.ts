@@ -19,6 +19,7 @@ import {
   shell,
 } from 'electron';
 
+import { pacProxyResolver } from '../core/network/proxy.js';
 import { createServices } from '../core/services.js';
 import { createRouter } from '../ipc/router.js';
 import { appMenuTemplate, menuHandlers } from './app-menu.js';
@@ -43,7 +44,14 @@ import {
 const RENDERER_DIR = join(__dirname, '..', 'renderer');
 const trustedContents = new Set<number>();
 
-const services = createServices(process.env, { source: 'app' });
+// Requests follow the OS's proxy settings, PAC scripts included, as Chromium resolves them.
+const services = createServices(process.env, {
+  source: 'app',
+  resolveProxy: pacProxyResolver(async (url) => {
+    await app.whenReady();
+    return session.defaultSession.resolveProxy(url);
+  }),
+});
 const { log } = services;
 const logsDir = join(services.dataDir, 'logs');
 

@@ -8,7 +8,14 @@
  */
 import { redactor, redactValue } from '../log.js';
 import { maxTracksPerRequest } from '../model/ingestion-body.js';
-import { NetworkError, networkReason, Reachability } from '../network/reachability.js';
+import {
+  CertificateError,
+  certificateProblem,
+  NetworkError,
+  networkReason,
+  Reachability,
+} from '../network/reachability.js';
+import { networkFetch } from '../network/routes.js';
 import { type NetworkTimeouts, resolveTimeouts } from '../network/timeouts.js';
 import { backoffDelay, sleep } from '../storage/retry.js';
 import { ApiError, codeForStatus, serverMessage } from './api-error.js';
@@ -123,7 +130,7 @@ export class ServiceClient {
       backoffBaseMs: 250,
       now: Date.now,
       random: Math.random,
-      fetch: globalThis.fetch,
+      fetch: networkFetch,
       ...options,
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
     };
@@ -291,7 +298,9 @@ export class ServiceClient {
         answer = await this.#send(method, path, options, token, waitMs);
         this.#reach.answered();
       } catch (error) {
-        if (!(error instanceof ApiError) || error.status !== 0 || error.code === 'unreachable') {
+        const final =
+          error instanceof ApiError && ['unreachable', 'untrusted'].includes(error.code);
+        if (!(error instanceof ApiError) || error.status !== 0 || final) {
           throw error;
         }
         const delayMs = backoffDelay(attempt, backoffBaseMs, 10_000, random);
@@ -353,6 +362,13 @@ export class ServiceClient {
         redirect: 'manual',
       });
     } catch (error) {
+      const certificate = certificateProblem(error);
+      if (certificate) {
+        const message = new CertificateError('service', url.host, certificate).message;
+        throw new ApiError('untrusted', `${options.endpoint}: ${message}`, 0, options.endpoint, {
+          reason: certificate,
+        });
+      }
       const timedOut = (error as Error).name === 'TimeoutError';
       const reason = timedOut
         ? `no answer within ${Math.round(timeoutMs / 1000)} s`

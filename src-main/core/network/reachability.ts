@@ -34,6 +34,46 @@ export class NetworkError extends CourierError {
   }
 }
 
+/** TLS codes that mean the host's certificate can't be trusted, and what to say of each. */
+const TLS_REASONS: Record<string, string> = {
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'UNTRUSTED',
+  UNABLE_TO_GET_ISSUER_CERT: 'UNTRUSTED',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'UNTRUSTED',
+  SELF_SIGNED_CERT_IN_CHAIN: 'UNTRUSTED',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'UNTRUSTED',
+  CERT_HAS_EXPIRED: 'its certificate has expired',
+  CERT_NOT_YET_VALID: "its certificate isn't valid yet (check this computer's clock)",
+  ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another host name',
+};
+
+/** Why the host's certificate was refused, when that is why a request failed. */
+export function certificateProblem(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  for (
+    let e = error as { code?: string; cause?: unknown };
+    e && typeof e === 'object' && !seen.has(e);
+    e = e.cause as typeof e
+  ) {
+    seen.add(e);
+    const reason = e.code ? TLS_REASONS[e.code] : undefined;
+    if (reason) return reason === 'UNTRUSTED' ? UNTRUSTED : reason;
+  }
+  return undefined;
+}
+
+/** The host answered with a certificate Courier won't trust: not retried, said in one line. */
+export class CertificateError extends CourierError {
+  constructor(
+    readonly kind: HostKind,
+    readonly host: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super('untrusted', `Can't trust ${NAMES[kind]} at ${host}: ${reason}.`, options);
+    this.name = 'CertificateError';
+  }
+}
+
 /** How long the host stayed silent, unless the reason already says so. */
 function silence(reason: string, seconds: number): string {
   return seconds >= 1 && !reason.startsWith('no answer') ? `; no answer for ${seconds} s` : '';
@@ -56,6 +96,13 @@ export class UnreachableError extends CourierError {
     this.name = 'UnreachableError';
   }
 }
+
+/**
+ * A certificate no trusted CA signed: at an office, usually a TLS-inspecting gateway whose CA
+ * the company installs in the OS store; tls-trust.ts reads that store and NODE_EXTRA_CA_CERTS.
+ */
+const UNTRUSTED =
+  "its certificate is not trusted by this computer: if your network inspects TLS, add the gateway's CA to the system's certificates or name its file in NODE_EXTRA_CA_CERTS";
 
 /** A few words for why a request got no answer, from Node's, undici's or the SDK's error. */
 export function networkReason(error: unknown, timeouts?: { connectMs: number; idleMs: number }) {
@@ -83,6 +130,8 @@ export function networkReason(error: unknown, timeouts?: { connectMs: number; id
       case 'UND_ERR_CONNECT_TIMEOUT':
         return 'no connection within the connect timeout';
     }
+    const tls = certificateProblem(e);
+    if (tls) return tls;
     const message = e.message ?? '';
     if (/did not establish a connection/i.test(message)) {
       return timeouts ? `no connection within ${timeouts.connectMs / 1000} s` : 'no connection';

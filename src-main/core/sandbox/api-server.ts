@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { EntryStore } from './entry-store.js';
@@ -32,11 +32,11 @@ interface Exchange {
   outerIds: string[] | null;
 }
 
-/** Creates the service API server (not yet listening). */
-export function createApiServer(ctx: ApiContext): Server {
-  return createServer((req, res) => {
+/** The service API's request handler (index.ts serves it over HTTP or HTTPS). */
+export function apiRequestListener(ctx: ApiContext): RequestListener {
+  return (req, res) => {
     void handle(ctx, req, res);
-  });
+  };
 }
 
 async function handle(ctx: ApiContext, req: IncomingMessage, res: ServerResponse): Promise<void> {

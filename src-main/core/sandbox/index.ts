@@ -4,18 +4,19 @@
  * peer of every integration and end-to-end test. See docs/sandbox.md.
  */
 import { mkdir } from 'node:fs/promises';
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-import { createApiServer } from './api-server.js';
+import { apiRequestListener } from './api-server.js';
 import { Bucket } from './bucket.js';
 import { EntryStore } from './entry-store.js';
 import { type FaultSettings, NO_FAULTS } from './faults.js';
 import { loadOrCreateIdentity } from './identity.js';
 import { Processing, type ProcessingTimings } from './processing.js';
 import { RequestLog } from './request-log.js';
-import { createS3Gate } from './s3-gate.js';
+import { gateRequestListener } from './s3-gate.js';
 import { TOKEN_LIFETIME_MS, TokenIssuer } from './tokens.js';
 
 export type { Entry, EntryState, IngestionMode } from './entry-store.js';
@@ -42,6 +43,16 @@ export interface SandboxOptions {
   random?: () => number;
   /** How long `media_fetch_type=download` waits for a URL. */
   downloadTimeoutMs?: number;
+  /**
+   * Serve both the API and the bucket over HTTPS with this key and certificate (PEM), as a
+   * service behind a company's TLS gateway would be reached; plain HTTP without.
+   */
+  tls?: { key: string; cert: string };
+  /**
+   * The host name the printed addresses use (default 127.0.0.1); the servers still listen on
+   * 127.0.0.1 only, so another name must resolve there, or be reached through a proxy.
+   */
+  hostName?: string;
 }
 
 /** Exactly what `courier sandbox` prints: how a client reaches this sandbox. */
@@ -69,6 +80,11 @@ export interface RunningSandbox {
 
 /** Default timings: fast enough to watch, slow enough to see each state. */
 export const DEFAULT_TIMINGS: ProcessingTimings = { analysisMs: 1500, productIntervalMs: 5000 };
+
+/** A server for a handler, over HTTPS when given a key and certificate. */
+function serve(listener: RequestListener, tls: SandboxOptions['tls']): Server {
+  return tls ? (createHttpsServer(tls, listener) as unknown as Server) : createServer(listener);
+}
 
 async function listen(server: Server, port: number): Promise<number> {
   await new Promise<void>((resolve, reject) => {
@@ -116,26 +132,32 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     { ...DEFAULT_TIMINGS, ...defined(options.timings) },
     now,
   );
-  const api = createApiServer({
-    bucket,
-    entries,
-    catalogIds: new Set(identity.catalogs.map((c) => c.id)),
-    now,
-    onStored: (stored) => processing.schedule(stored),
-    downloadTimeoutMs: options.downloadTimeoutMs ?? 60_000,
-    tokens: new TokenIssuer(identity, options.tokenLifetimeMs ?? TOKEN_LIFETIME_MS, now),
-    requests: new RequestLog(),
-    faults: { ...NO_FAULTS, ...defined(options.faults) },
-    random: options.random,
-  });
-  const gate = createS3Gate({
-    bucket,
-    keys: {
-      accessKeyId: identity.bucket.access_key_id,
-      secretAccessKey: identity.bucket.secret_access_key,
-      region: identity.bucket.bucket_region,
-    },
-  });
+  const api = serve(
+    apiRequestListener({
+      bucket,
+      entries,
+      catalogIds: new Set(identity.catalogs.map((c) => c.id)),
+      now,
+      onStored: (stored) => processing.schedule(stored),
+      downloadTimeoutMs: options.downloadTimeoutMs ?? 60_000,
+      tokens: new TokenIssuer(identity, options.tokenLifetimeMs ?? TOKEN_LIFETIME_MS, now),
+      requests: new RequestLog(),
+      faults: { ...NO_FAULTS, ...defined(options.faults) },
+      random: options.random,
+    }),
+    options.tls,
+  );
+  const gate = serve(
+    gateRequestListener({
+      bucket,
+      keys: {
+        accessKeyId: identity.bucket.access_key_id,
+        secretAccessKey: identity.bucket.secret_access_key,
+        region: identity.bucket.bucket_region,
+      },
+    }),
+    options.tls,
+  );
   let apiPort: number;
   let s3Port: number;
   try {
@@ -148,8 +170,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     throw error;
   }
   processing.start();
+  const origin = `${options.tls ? 'https' : 'http'}://${options.hostName ?? '127.0.0.1'}`;
   const info: SandboxInfo = {
-    base_url: `http://127.0.0.1:${apiPort}`,
+    base_url: `${origin}:${apiPort}`,
     organization_id: identity.organization_id,
     client_id: identity.client.client_id,
     client_secret: identity.client.client_secret,
@@ -157,7 +180,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     bucket: {
       bucket_name: identity.bucket.bucket_name,
       bucket_region: identity.bucket.bucket_region,
-      endpoint: `http://127.0.0.1:${s3Port}`,
+      endpoint: `${origin}:${s3Port}`,
       access_key_id: identity.bucket.access_key_id,
       secret_access_key: identity.bucket.secret_access_key,
     },

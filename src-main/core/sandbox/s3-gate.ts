@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 
 import { AwsChunkedDecoder, IntegrityCheck, isAwsChunked } from './aws-chunked.js';
@@ -47,13 +47,14 @@ const HOP_HEADERS = new Set([
  * turns aws-chunked bodies back into plain bytes (checking their checksums), and hands s3rver,
  * in this process, a request rebuilt from what it checked, streaming the body. DeleteObjects it
  * answers itself, from its own reading of the body, and ListObjects from its own walk of the
- * bucket (list-objects.ts says why).
+ * bucket (list-objects.ts says why). This is its request handler; index.ts serves it over HTTP
+ * or HTTPS.
  */
-export function createS3Gate(options: GateOptions): Server {
+export function gateRequestListener(options: GateOptions): RequestListener {
   const settling: Settling = new Map();
-  return createServer((req, res) => {
+  return (req, res) => {
     void handle(options, settling, req, res);
-  });
+  };
 }
 
 /**

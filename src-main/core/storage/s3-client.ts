@@ -1,10 +1,14 @@
-import { Agent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
-
 import { S3Client } from '@aws-sdk/client-s3';
 
 import { redactor } from '../log.js';
-import { NetworkError, networkReason, Reachability } from '../network/reachability.js';
+import {
+  CertificateError,
+  certificateProblem,
+  NetworkError,
+  networkReason,
+  Reachability,
+} from '../network/reachability.js';
+import { routedAgents } from '../network/routes.js';
 import { type NetworkTimeouts, resolveTimeouts } from '../network/timeouts.js';
 import { classifyFailure } from './retry.js';
 
@@ -130,8 +134,8 @@ export function createS3Client(target: S3Target, options: S3ClientOptions = {}):
     expectContinueHeader: false,
     // Handler options as a plain object: the SDK builds its Node handler from them.
     requestHandler: {
-      httpAgent: new Agent({ keepAlive: true, maxSockets }),
-      httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets }),
+      // Keep-alive agents that route each connection as the proxy settings say (routes.ts).
+      ...routedAgents(maxSockets),
       // An idle-socket timeout, not a whole-request one: a 64 MiB part on a slow uplink may take
       // minutes, but a socket with no progress for this long is stalled and gets retried.
       socketTimeout: timeouts.idleMs,
@@ -164,6 +168,8 @@ export function createS3Client(target: S3Target, options: S3ClientOptions = {}):
           plainServiceError(e);
           throw error;
         }
+        const certificate = certificateProblem(error);
+        if (certificate) throw new CertificateError('bucket', host, certificate, { cause: error });
         // Local failures (a file that vanished mid-PUT) and aborts are not the network's.
         if (classifyFailure(error) !== 'retry' || error instanceof NetworkError) throw error;
         throw new NetworkError('bucket', host, networkReason(error, timeouts), { cause: error });
