@@ -321,7 +321,7 @@ export function cliToolHandlers(
   ask: (prompt: Prompt) => Promise<number>,
   deps: Partial<CliToolDeps> = {},
 ): { installCommandLineTool(): void; uninstallCommandLineTool?(): void } {
-  const machine: CliToolDeps = { ...systemDeps(ask), ...deps };
+  const machine: CliToolDeps = { ...machineDeps(ask), ...deps };
   const launcher = launcherPath(host.platform, host.resourcesPath);
   if (host.platform === 'darwin') {
     return {
@@ -340,7 +340,7 @@ export function cliToolHandlers(
 }
 
 /** The machine itself: node:fs, and macOS's administrator prompt through `osascript`. */
-function systemDeps(ask: (prompt: Prompt) => Promise<number>): CliToolDeps {
+export function machineDeps(ask: (prompt: Prompt) => Promise<number>): CliToolDeps {
   return {
     ask,
     readLink: async (path) => {
