@@ -1,6 +1,7 @@
 ; Catalog Courier's additions to electron-builder's NSIS installer (electron-builder.yml
-; nsis.include). The courier command (README, "The CLI inside the app"): the installer offers to
-; add the folder holding courier.cmd to the user's PATH, and the uninstaller takes it out again.
+; nsis.include). The courier command (README, "From the app: Install Command-Line Tool"): the
+; installer offers to add the folder holding courier.cmd to the user's PATH, and the uninstaller
+; takes it out again.
 ; PATH is read and written as it is stored (REG_EXPAND_SZ, %VARIABLES% kept unexpanded) through
 ; PowerShell, adding the folder once however often the installer runs; the folder reaches the
 ; script in an environment variable, so no quoting can break. A silent install (/S) leaves PATH.

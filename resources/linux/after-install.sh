@@ -1,9 +1,10 @@
 #!/bin/bash
 
 # The .deb's after-install script: electron-builder's own (app-builder-lib/templates/linux/
-# after-install.tpl, kept verbatim below; test/unit/electron/packaging.test.ts checks it still is),
-# then the courier command (README, "The CLI inside the app"). electron-builder fills in the
-# ${...} names, so the shell's own variables here are written without braces.
+# after-install.tpl, kept verbatim below; test/unit/electron/packaging.test.ts checks it still
+# is), then the courier command (README, "From the app: Install Command-Line Tool").
+# electron-builder fills in the ${...} names, so the shell's own variables are written without
+# braces.
 
 if type update-alternatives >/dev/null 2>&1; then
     # Remove previous link if it doesn't use update-alternatives

@@ -295,7 +295,8 @@ async function fail(
       step === 'install'
         ? `The courier command could not be installed at ${link}: ${reason}`
         : `The courier command could not be removed from ${link}: ${reason}`,
-    detail: 'Try again, or make the change in Terminal (README, “The CLI inside the app”).',
+    detail:
+      'Try again, or make the change in Terminal (README, “From the app: Install Command-Line Tool”).',
   });
   return 'failed';
 }
