@@ -18,7 +18,8 @@ const common = {
 await Promise.all([
   build({
     ...common,
-    entryPoints: ['src-main/electron/main.ts'],
+    // entry.ts runs the `courier` CLI when the launcher asks (cli-tool.ts), else the app.
+    entryPoints: ['src-main/electron/entry.ts'],
     outfile: 'dist/main/main.cjs',
     // Core is ESM and resolves packages it loads at run time (s3rver for the embedded sandbox)
     // from `import.meta.url`; in the CommonJS bundle that is the bundle's own file URL.

@@ -92,10 +92,11 @@ function isArgumentError(error: unknown): boolean {
 }
 
 /**
- * Runs `courier` as this process: arguments from argv, output to stdout/stderr, Ctrl-C and
- * SIGTERM as a stop request, and the exit code. `scripts/courier.mjs` calls it from the bundle.
+ * Runs `courier` as this process: arguments from argv (or those given: the app binary passes
+ * what follows its CLI marker), output to stdout/stderr, Ctrl-C and SIGTERM as a stop request,
+ * and the exit code. `scripts/courier.mjs`, bin/courier.mjs and the app call it from the bundle.
  */
-export function runAsProcess(): void {
+export function runAsProcess(argv: string[] = process.argv.slice(2)): void {
   const stopRequested = new Promise<void>((done) => {
     process.once('SIGINT', () => done());
     process.once('SIGTERM', () => done());
@@ -110,7 +111,7 @@ export function runAsProcess(): void {
     errIsTTY: Boolean(process.stderr.isTTY),
     stopRequested,
   };
-  runCli(process.argv.slice(2), io).then(
+  runCli(argv, io).then(
     (code) => {
       process.exitCode = code;
       // Commands that keep servers or sockets open end when they return — once stdout has

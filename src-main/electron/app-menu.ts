@@ -7,6 +7,10 @@ export interface MenuHandlers {
   openPreferences(): void;
   openDataFolder(): void;
   viewLogs(): void;
+  /** The `courier` command (cli-tool.ts): installs it on macOS, says how elsewhere. */
+  installCommandLineTool?(): void;
+  /** Removes the macOS link to the `courier` command. */
+  uninstallCommandLineTool?(): void;
 }
 
 /**
@@ -37,7 +41,8 @@ export function menuHandlers(
  * The application menu as a template (`Menu.buildFromTemplate`), for one platform: macOS gets the
  * app menu (About, Preferences… ⌘,, Services, Hide, Quit) and the Window menu; Windows and Linux
  * get Preferences under Edit (Ctrl+,) and Quit under File. Every edit and view item is a role,
- * so Electron supplies the platform's standard labels and shortcuts.
+ * so Electron supplies the platform's standard labels and shortcuts. Help holds the
+ * command-line tool's items when main supplies their handlers (the packaged app).
  */
 export function appMenuTemplate(
   platform: NodeJS.Platform,
@@ -110,10 +115,25 @@ export function appMenuTemplate(
   const window: MenuItemConstructorOptions = {
     role: 'windowMenu',
   };
+  const commandLine: MenuItemConstructorOptions[] = [];
+  const { installCommandLineTool, uninstallCommandLineTool } = handlers;
+  if (installCommandLineTool) {
+    commandLine.push(
+      { type: 'separator' },
+      { label: 'Install Command-Line Tool…', click: () => installCommandLineTool() },
+    );
+  }
+  if (mac && uninstallCommandLineTool) {
+    commandLine.push({
+      label: 'Uninstall Command-Line Tool…',
+      click: () => uninstallCommandLineTool(),
+    });
+  }
   const help: MenuItemConstructorOptions = {
     role: 'help',
     submenu: [
       ...folders,
+      ...commandLine,
       ...(mac ? [] : [{ type: 'separator' } as const, { role: 'about' } as const]),
     ],
   };

@@ -1,6 +1,7 @@
 /**
  * The Electron shell: one window, the security checklist, IPC wired to the shared router, the
- * menu, the OS signals of running transfers and an orderly quit. Everything with logic lives in
+ * menu, the OS signals of running transfers and an orderly quit. entry.ts loads it unless the
+ * binary was started as the `courier` command. Everything with logic lives in
  * core or in the pure modules beside this file; this file only composes them.
  */
 import { join } from 'node:path';
@@ -24,6 +25,7 @@ import { createServices } from '../core/services.js';
 import { createRouter } from '../ipc/router.js';
 import { appMenuTemplate, menuHandlers } from './app-menu.js';
 import { APP_SCHEME, APP_URL, appScheme, createAppProtocolHandler } from './app-protocol.js';
+import { cliToolHandlers, type Prompt } from './cli-tool.js';
 import { errorFields, installCrashHandlers } from './crash-log.js';
 import { createFolderOpener, createSavePathChooser } from './host-actions.js';
 import { registerIpcHandlers } from './ipc-handlers.js';
@@ -168,6 +170,24 @@ const router = createRouter(
   services,
 );
 
+/** Where this copy of the app runs, for the command-line tool's menu items. */
+function cliToolHost() {
+  return {
+    platform: process.platform,
+    resourcesPath: process.resourcesPath,
+    appImage: process.env.APPIMAGE,
+    pathVariable: process.env.PATH,
+  };
+}
+
+/** A message box over the window (or on its own when there is none); the button chosen. */
+async function askInWindow(prompt: Prompt): Promise<number> {
+  const answer = mainWindow
+    ? await dialog.showMessageBox(mainWindow, prompt)
+    : await dialog.showMessageBox(prompt);
+  return answer.response;
+}
+
 /**
  * Paths given to a second launch (or dropped on the dock icon) join the library: main grants
  * them (the user chose them through the OS) and the renderer adds them and reads their tags.
@@ -211,7 +231,11 @@ if (!app.requestSingleInstanceLock()) {
         appMenuTemplate(
           process.platform,
           app.name,
-          menuHandlers(router, () => focusWindow(mainWindow ?? undefined)),
+          {
+            ...menuHandlers(router, () => focusWindow(mainWindow ?? undefined)),
+            // The `courier` launcher ships in the packaged app's resources only.
+            ...(app.isPackaged ? cliToolHandlers(cliToolHost(), askInWindow) : {}),
+          },
           { devTools: !app.isPackaged },
         ),
       ),

@@ -100,6 +100,48 @@ describe('appMenuTemplate()', () => {
     },
   );
 
+  describe('the command-line tool', () => {
+    const withTool = () => ({
+      ...handlers(),
+      installCommandLineTool: vi.fn(),
+      uninstallCommandLineTool: vi.fn(),
+    });
+
+    it('on macOS, Help offers to install and uninstall it', () => {
+      const actions = withTool();
+      const template = appMenuTemplate('darwin', 'Catalog Courier', actions);
+      const help = template.at(-1)!.submenu as MenuItemConstructorOptions[];
+      expect(help.map((item) => item.label ?? item.type)).toEqual([
+        'Open Data Folder',
+        'View Logs',
+        'separator',
+        'Install Command-Line Tool…',
+        'Uninstall Command-Line Tool…',
+      ]);
+      (help[3]!.click as () => void)();
+      (help[4]!.click as () => void)();
+      expect(actions.installCommandLineTool).toHaveBeenCalledOnce();
+      expect(actions.uninstallCommandLineTool).toHaveBeenCalledOnce();
+    });
+
+    it.each(['win32', 'linux'] as const)(
+      'on %s, Help explains it (no uninstall item)',
+      (platform) => {
+        const actions = withTool();
+        const template = appMenuTemplate(platform, 'Catalog Courier', actions);
+        expect(byLabel(template, 'Uninstall Command-Line Tool…')).toEqual([]);
+        const [install] = byLabel(template, 'Install Command-Line Tool…');
+        (install!.click as () => void)();
+        expect(actions.installCommandLineTool).toHaveBeenCalledOnce();
+      },
+    );
+
+    it('is absent when main offers none (development, where no launcher ships)', () => {
+      const template = appMenuTemplate('darwin', 'Catalog Courier', handlers());
+      expect(byLabel(template, 'Install Command-Line Tool…')).toEqual([]);
+    });
+  });
+
   it('uses roles for the standard edit items, so the platform supplies shortcuts', () => {
     const edit = appMenuTemplate('linux', 'Courier', handlers())[1]!
       .submenu as MenuItemConstructorOptions[];
