@@ -13,9 +13,11 @@ import {
   certificateProblem,
   NetworkError,
   networkReason,
+  ProxyRefusedError,
+  proxyRefusal,
   Reachability,
 } from '../network/reachability.js';
-import { networkFetch } from '../network/routes.js';
+import { networkFetch, reasonOnRoute } from '../network/routes.js';
 import { type NetworkTimeouts, resolveTimeouts } from '../network/timeouts.js';
 import { backoffDelay, sleep } from '../storage/retry.js';
 import { ApiError, codeForStatus, serverMessage } from './api-error.js';
@@ -362,17 +364,28 @@ export class ServiceClient {
         redirect: 'manual',
       });
     } catch (error) {
+      // A certificate or a proxy that refuses now will refuse again: said once, not retried.
       const certificate = certificateProblem(error);
-      if (certificate) {
-        const message = new CertificateError('service', url.host, certificate).message;
-        throw new ApiError('untrusted', `${options.endpoint}: ${message}`, 0, options.endpoint, {
-          reason: certificate,
-        });
+      const refusal = proxyRefusal(error);
+      if (certificate || refusal) {
+        const final = certificate
+          ? new CertificateError('service', url.host, certificate)
+          : new ProxyRefusedError('service', url.host, refusal!);
+        throw new ApiError(
+          final.code,
+          `${options.endpoint}: ${final.message}`,
+          0,
+          options.endpoint,
+          {
+            reason: certificate ?? refusal,
+          },
+        );
       }
       const timedOut = (error as Error).name === 'TimeoutError';
-      const reason = timedOut
-        ? `no answer within ${Math.round(timeoutMs / 1000)} s`
-        : networkReason(error);
+      const reason = reasonOnRoute(
+        url.host,
+        timedOut ? `no answer within ${Math.round(timeoutMs / 1000)} s` : networkReason(error),
+      );
       throw new ApiError(
         timedOut ? 'timeout' : 'network',
         `${options.endpoint}: no answer from ${url.host} (${reason}); ${SERVICE_HINT}.`,

@@ -31,8 +31,11 @@ export function isLoopback(host: string): boolean {
   if (h === 'localhost' || h.endsWith('.localhost')) return true;
   if (isIP(h) === 4) return h.startsWith('127.');
   if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h);
-  return mapped ? mapped[1]!.startsWith('127.') : false;
+  // An IPv4-mapped address, dotted or as URL parsing writes it (::ffff:7f00:1).
+  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h);
+  if (dotted) return dotted[1]!.startsWith('127.');
+  const hex = /^::ffff:([0-9a-f]{1,4}):[0-9a-f]{1,4}$/.exec(h);
+  return hex ? parseInt(hex[1]!, 16) >> 8 === 127 : false;
 }
 
 /**

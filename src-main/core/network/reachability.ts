@@ -61,6 +61,32 @@ export function certificateProblem(error: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * A proxy that refused to open the tunnel (undici: "Proxy response (407) !== 200 when HTTP
+ * Tunneling"): what to tell the user, or undefined when the failure was something else.
+ */
+export function proxyRefusal(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  for (
+    let e = error as { message?: string; cause?: unknown };
+    e && typeof e === 'object' && !seen.has(e);
+    e = e.cause as typeof e
+  ) {
+    seen.add(e);
+    const status = /Proxy response \((\d{3})\)/.exec(e.message ?? '')?.[1];
+    if (status) return proxyStatusReason(Number(status));
+  }
+  return undefined;
+}
+
+/** What a proxy's refusal status means for the user. */
+export function proxyStatusReason(status: number): string {
+  if (status === 407) {
+    return 'the proxy asks for credentials (407): give them in the proxy address, http://user:password@host:port';
+  }
+  return `the proxy refused to connect to it (${status})`;
+}
+
 /** The host answered with a certificate Courier won't trust: not retried, said in one line. */
 export class CertificateError extends CourierError {
   constructor(
@@ -71,6 +97,19 @@ export class CertificateError extends CourierError {
   ) {
     super('untrusted', `Can't trust ${NAMES[kind]} at ${host}: ${reason}.`, options);
     this.name = 'CertificateError';
+  }
+}
+
+/** The proxy in the way refused the request (credentials, policy): not retried, one line. */
+export class ProxyRefusedError extends CourierError {
+  constructor(
+    readonly kind: HostKind,
+    readonly host: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super('proxy', `Can't reach ${NAMES[kind]} at ${host}: ${reason}.`, options);
+    this.name = 'ProxyRefusedError';
   }
 }
 

@@ -21,11 +21,14 @@ const ROUTE_TTL_MS = 60_000;
 
 let resolver: ProxyResolver | undefined;
 const routes = new Map<string, { route: Promise<ProxyRoute>; until: number }>();
+/** The proxy each host (host:port) was last reached through, for what a failure says. */
+const proxiedHosts = new Map<string, URL>();
 
 /** Sets how this process finds its proxy (the door's choice); forgets routes already found. */
 export function configureNetwork(resolve: ProxyResolver): void {
   resolver = resolve;
   routes.clear();
+  proxiedHosts.clear();
 }
 
 /** The route for a URL, asked once per origin a minute. */
@@ -36,9 +39,27 @@ export function routeFor(url: URL): Promise<ProxyRoute> {
   resolver ??= envProxyResolver(process.env);
   const route = resolver(url);
   routes.set(url.origin, { route, until: now + ROUTE_TTL_MS });
-  // A failed answer is not kept: the next request asks again.
-  route.catch(() => routes.delete(url.origin));
+  route.then(
+    (r) =>
+      r.kind === 'proxy' ? proxiedHosts.set(url.host, r.proxy) : proxiedHosts.delete(url.host),
+    // A failed answer is not kept: the next request asks again.
+    () => routes.delete(url.origin),
+  );
   return route;
+}
+
+/**
+ * Why a request to `host` got no answer, as the user should read it: when it went through a
+ * proxy, the socket that failed was the proxy's, and the reason says so ("through the proxy
+ * proxy.corp:3128: connection refused"). An S3 host matches its virtual-hosted names
+ * (bucket.s3.region.amazonaws.com).
+ */
+export function reasonOnRoute(host: string, reason: string): string {
+  let proxy = proxiedHosts.get(host);
+  if (!proxy) {
+    for (const [known, via] of proxiedHosts) if (known.endsWith(`.${host}`)) proxy = via;
+  }
+  return proxy ? `through the proxy ${proxy.host}: ${reason}` : reason;
 }
 
 /** A proxy URL's password, kept out of every log line. */

@@ -6,9 +6,11 @@ import {
   certificateProblem,
   NetworkError,
   networkReason,
+  ProxyRefusedError,
+  proxyStatusReason,
   Reachability,
 } from '../network/reachability.js';
-import { routedAgents } from '../network/routes.js';
+import { reasonOnRoute, routedAgents } from '../network/routes.js';
 import { type NetworkTimeouts, resolveTimeouts } from '../network/timeouts.js';
 import { classifyFailure } from './retry.js';
 
@@ -163,7 +165,12 @@ export function createS3Client(target: S3Target, options: S3ClientOptions = {}):
         return result;
       } catch (error) {
         const e = (error ?? {}) as SdkError;
-        if (e.$metadata?.httpStatusCode !== undefined || e.$response !== undefined) {
+        const status = e.$metadata?.httpStatusCode;
+        if (status === 407) {
+          // The proxy answered, not the bucket: it wants credentials.
+          throw new ProxyRefusedError('bucket', host, proxyStatusReason(407), { cause: error });
+        }
+        if (status !== undefined || e.$response !== undefined) {
           reach.answered();
           plainServiceError(e);
           throw error;
@@ -172,7 +179,8 @@ export function createS3Client(target: S3Target, options: S3ClientOptions = {}):
         if (certificate) throw new CertificateError('bucket', host, certificate, { cause: error });
         // Local failures (a file that vanished mid-PUT) and aborts are not the network's.
         if (classifyFailure(error) !== 'retry' || error instanceof NetworkError) throw error;
-        throw new NetworkError('bucket', host, networkReason(error, timeouts), { cause: error });
+        const reason = reasonOnRoute(host, networkReason(error, timeouts));
+        throw new NetworkError('bucket', host, reason, { cause: error });
       }
     },
     { step: 'initialize', name: 'courierReachability', priority: 'high' },

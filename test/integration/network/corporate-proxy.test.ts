@@ -187,6 +187,79 @@ describe.skipIf(missing.length > 0)('corporate networks', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('gives a proxy its credentials from the address, keeps the password out of every output, and says so in one line when they are missing', async () => {
+    const password = 's3cr3t pass/é';
+    const guarded = await startHttpProxy({
+      hosts: { [HOST]: '127.0.0.1' },
+      auth: `office:${password}`,
+    });
+    try {
+      const env = {
+        ...(await addProfile(home, secure, 'Guarded')),
+        ...NO_PROXY_ENV,
+        NODE_EXTRA_CA_CERTS: ca.caPath,
+      };
+      const dir = join(home, '..', `guarded-${Date.now()}`);
+      await makeTaggedTracks(dir, 1);
+      const args = ['deliver', dir, '--profile', 'Guarded', '--catalog', catalog];
+
+      const refused = await runCli([...args, '--mode', 'json'], {
+        env: { ...env, HTTPS_PROXY: guarded.url },
+      });
+      expect(refused.code).toBe(1);
+      const lines = refused.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        /the proxy asks for credentials \(407\).*http:\/\/user:password@host:port/,
+      );
+      // Refused once per host, not retried for the unreachable bound.
+      expect(guarded.seen.filter((r) => r.refused === 407).length).toBeLessThanOrEqual(2);
+
+      const withCredentials = `http://office:${encodeURIComponent(password)}@127.0.0.1:${guarded.port}`;
+      const run = await runCli([...args, '--mode', 'json'], {
+        env: { ...env, HTTPS_PROXY: withCredentials },
+      });
+      expect(run.stderr).toMatch(/accepted: 1 request\(s\), 1 track\(s\)/);
+      expect(run.code).toBe(0);
+      expect(guarded.seen.filter((r) => !r.refused).length).toBeGreaterThanOrEqual(2);
+      const logs = await filesUnder(join(home, 'logs'));
+      const logText = (
+        await Promise.all(logs.map((f) => readFile(join(home, 'logs', f), 'utf8')))
+      ).join('\n');
+      for (const text of [run.stdout, run.stderr, refused.stderr, logText]) {
+        expect(text).not.toContain(password);
+        expect(text).not.toContain(encodeURIComponent(password));
+      }
+      await rm(dir, { recursive: true, force: true });
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it('names the proxy when it is the one not answering, and refuses a proxy address it cannot use before anything runs', async () => {
+    const env = {
+      ...(await addProfile(home, secure, 'Down')),
+      ...NO_PROXY_ENV,
+      NODE_EXTRA_CA_CERTS: ca.caPath,
+      COURIER_NETWORK_TIMEOUTS: 'unreachable=1500,connect=1000',
+    };
+    const dir = join(home, '..', `down-${Date.now()}`);
+    await makeTaggedTracks(dir, 1);
+    const args = ['deliver', dir, '--profile', 'Down', '--catalog', catalog, '--mode', 'json'];
+    const down = await runCli(args, { env: { ...env, HTTPS_PROXY: 'http://127.0.0.1:9' } });
+    expect(down.code).toBe(1);
+    expect(down.stderr).toMatch(/through the proxy 127\.0\.0\.1:9: connection refused/);
+
+    const socks = await runCli(args, {
+      env: { ...env, HTTPS_PROXY: 'socks5://office:hunter2@127.0.0.1:1080' },
+    });
+    expect(socks.code).toBe(2);
+    expect(socks.stderr.trim()).toBe(
+      'courier deliver: HTTPS_PROXY names a socks5 proxy ("socks5://office:***@127.0.0.1:1080"): Courier supports HTTP and HTTPS proxies (http://host:port or https://host:port).',
+    );
+    await rm(dir, { recursive: true, force: true });
+  });
+
   it('lists, heads, reads and downloads from the bucket and calls the API through the proxy', async () => {
     // This process trusts the gateway's CA as the CLI does: from NODE_EXTRA_CA_CERTS, read on
     // the first HTTPS connection (none was made before in this file's process).
