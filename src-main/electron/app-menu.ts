@@ -7,6 +7,8 @@ export interface MenuHandlers {
   openPreferences(): void;
   openDataFolder(): void;
   viewLogs(): void;
+  /** Help › Check for Updates… (the app only: present when the app has updates). */
+  checkForUpdates?(): void;
 }
 
 /**
@@ -18,7 +20,7 @@ export function menuHandlers(
   router: Pick<Router, 'dispatch' | 'emit'>,
   focus: () => void,
 ): MenuHandlers {
-  const run = (channel: 'app:openDataFolder' | 'app:openLogs') => {
+  const run = (channel: 'app:openDataFolder' | 'app:openLogs' | 'updates:check') => {
     void router.dispatch(channel, {}).then((result) => {
       if (!result.ok) router.emit('app:notice', { level: 'error', message: result.error.message });
     });
@@ -30,6 +32,12 @@ export function menuHandlers(
     },
     openDataFolder: () => run('app:openDataFolder'),
     viewLogs: () => run('app:openLogs'),
+    // Settings' Updates section shows what the check finds.
+    checkForUpdates: () => {
+      focus();
+      router.emit('app:navigate', { view: 'settings' });
+      run('updates:check');
+    },
   };
 }
 
@@ -110,10 +118,14 @@ export function appMenuTemplate(
   const window: MenuItemConstructorOptions = {
     role: 'windowMenu',
   };
+  const updates: MenuItemConstructorOptions[] = handlers.checkForUpdates
+    ? [{ label: 'Check for Updates…', click: () => handlers.checkForUpdates?.() }]
+    : [];
   const help: MenuItemConstructorOptions = {
     role: 'help',
     submenu: [
       ...folders,
+      ...updates,
       ...(mac ? [] : [{ type: 'separator' } as const, { role: 'about' } as const]),
     ],
   };

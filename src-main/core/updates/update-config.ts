@@ -4,7 +4,7 @@
  * environment by scripts/dist.mjs); electron-updater reads the same file. A build made without
  * a feed has no such file: then nothing is checked, and Settings says so.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { parse } from 'yaml';
@@ -32,12 +32,13 @@ export const APP_UPDATE_FILE = 'app-update.yml';
  * (an unpackaged run) or no file (a build made without a feed). A file that names no usable feed
  * throws a `CourierError` with one line saying what is wrong.
  */
-export async function readUpdateConfig(resourcesDir: string | null): Promise<UpdateConfig | null> {
+export function readUpdateConfig(resourcesDir: string | null): UpdateConfig | null {
   if (!resourcesDir) return null;
   const path = join(resourcesDir, APP_UPDATE_FILE);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // Synchronous: a few bytes, read once while the app starts, before its router exists.
+    text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;

@@ -17,15 +17,15 @@ describe('the build’s feed (app-update.yml)', () => {
       join(dir, 'app-update.yml'),
       'provider: generic\nurl: https://updates.example.com/courier\nupdaterCacheDirName: catalog-courier-updater\n',
     );
-    expect(await readUpdateConfig(dir)).toEqual({
+    expect(readUpdateConfig(dir)).toEqual({
       provider: 'generic',
       url: 'https://updates.example.com/courier',
     });
   });
 
   it('has none in an unpackaged run or a build made without a feed', async () => {
-    expect(await readUpdateConfig(null)).toBeNull();
-    expect(await readUpdateConfig(await mkdtemp(join(tmpdir(), 'courier-resources-')))).toBeNull();
+    expect(readUpdateConfig(null)).toBeNull();
+    expect(readUpdateConfig(await mkdtemp(join(tmpdir(), 'courier-resources-')))).toBeNull();
   });
 
   it('builds an S3 feed’s address as electron-updater does', () => {
