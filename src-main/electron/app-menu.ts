@@ -11,6 +11,8 @@ export interface MenuHandlers {
   installCommandLineTool?(): void;
   /** Removes the macOS link to the `courier` command. */
   uninstallCommandLineTool?(): void;
+  /** Help › Check for Updates… (the app only: present when the app has updates). */
+  checkForUpdates?(): void;
 }
 
 /**
@@ -22,7 +24,7 @@ export function menuHandlers(
   router: Pick<Router, 'dispatch' | 'emit'>,
   focus: () => void,
 ): MenuHandlers {
-  const run = (channel: 'app:openDataFolder' | 'app:openLogs') => {
+  const run = (channel: 'app:openDataFolder' | 'app:openLogs' | 'updates:check') => {
     void router.dispatch(channel, {}).then((result) => {
       if (!result.ok) router.emit('app:notice', { level: 'error', message: result.error.message });
     });
@@ -34,6 +36,12 @@ export function menuHandlers(
     },
     openDataFolder: () => run('app:openDataFolder'),
     viewLogs: () => run('app:openLogs'),
+    // Settings' Updates section shows what the check finds.
+    checkForUpdates: () => {
+      focus();
+      router.emit('app:navigate', { view: 'settings' });
+      run('updates:check');
+    },
   };
 }
 
@@ -129,11 +137,15 @@ export function appMenuTemplate(
       click: () => uninstallCommandLineTool(),
     });
   }
+  const updates: MenuItemConstructorOptions[] = handlers.checkForUpdates
+    ? [{ label: 'Check for Updates…', click: () => handlers.checkForUpdates?.() }]
+    : [];
   const help: MenuItemConstructorOptions = {
     role: 'help',
     submenu: [
       ...folders,
       ...commandLine,
+      ...updates,
       ...(mac ? [] : [{ type: 'separator' } as const, { role: 'about' } as const]),
     ],
   };

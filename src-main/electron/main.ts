@@ -19,12 +19,14 @@ import {
   session,
   shell,
 } from 'electron';
+import { autoUpdater } from 'electron-updater';
 
 import { pacProxyResolver } from '../core/network/proxy.js';
 import { createServices } from '../core/services.js';
 import { createRouter } from '../ipc/router.js';
 import { appMenuTemplate, menuHandlers } from './app-menu.js';
 import { APP_SCHEME, APP_URL, appScheme, createAppProtocolHandler } from './app-protocol.js';
+import { createAppUpdates } from './app-updater.js';
 import { cliToolHandlers, type Prompt } from './cli-tool.js';
 import { errorFields, installCrashHandlers } from './crash-log.js';
 import { createFolderOpener, createSavePathChooser } from './host-actions.js';
@@ -147,6 +149,15 @@ async function createMainWindow(): Promise<BrowserWindow> {
   return window;
 }
 
+// The feed electron-builder wrote into the packaged app (none when unpackaged: not configured).
+const updates = createAppUpdates({
+  resourcesDir: app.isPackaged ? process.resourcesPath : null,
+  version: app.getVersion(),
+  dataDir: services.dataDir,
+  log,
+  updater: () => autoUpdater,
+});
+
 const router = createRouter(
   {
     kind: 'electron',
@@ -166,6 +177,7 @@ const router = createRouter(
       () => mainWindow,
     ),
     openFolder: createFolderOpener(shell),
+    updates,
   },
   services,
 );
@@ -241,6 +253,8 @@ if (!app.requestSingleInstanceLock()) {
       ),
     );
     await createMainWindow();
+    // The start-up check only asks; the renderer offers what it finds.
+    void updates.check({ manual: false });
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) void createMainWindow();
     });

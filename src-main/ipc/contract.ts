@@ -17,6 +17,7 @@ import { blobProof, PROOF_PATTERN, type ProvableBlob } from '../core/model/file-
 import { mappingFields } from '../core/model/filename-mapping.js';
 import type { FileReadResult } from '../core/model/read-result.js';
 import type { Settings } from '../core/settings/settings.js';
+import type { UpdateState } from '../core/updates/update-state.js';
 
 /** What a failed operation tells the renderer: a stable code and one human sentence. */
 export interface ErrorInfo {
@@ -291,6 +292,16 @@ export const operations = {
   catalogLedger: { channel: 'ledger:view', request: LedgerRequestSchema },
   /** The same, every row, as CSV for the renderer to download. */
   exportLedgerCsv: { channel: 'ledger:exportCsv', request: LedgerRequestSchema },
+  /** Where the update prompt stands (the app checks at start-up; other doors don't update). */
+  updateState: { channel: 'updates:state', request: v.strictObject({}) },
+  /** "Check for updates": also shows a version put off with Later. */
+  checkForUpdates: { channel: 'updates:check', request: v.strictObject({}) },
+  /** "Download and install": the user's word; nothing is downloaded without it. */
+  downloadUpdate: { channel: 'updates:download', request: v.strictObject({}) },
+  /** "Later": quiet about this version until a newer one. */
+  postponeUpdate: { channel: 'updates:later', request: v.strictObject({}) },
+  /** "Restart to install": quits and installs the downloaded release. */
+  installUpdate: { channel: 'updates:install', request: v.strictObject({}) },
 } as const;
 
 export type OperationName = keyof typeof operations;
@@ -497,6 +508,7 @@ export type {
   TrackMatch,
 } from '../core/delivery/history-search.js';
 export type { CatalogLedgerView, LedgerRow } from '../core/ledger/ledger-view.js';
+export type { UpdateOffer, UpdateState } from '../core/updates/update-state.js';
 import type { DeliveredTrack } from '../core/delivery/delivered-tracks.js';
 import type { HistorySearchResult } from '../core/delivery/history-search.js';
 import type { CatalogLedgerView } from '../core/ledger/ledger-view.js';
@@ -547,6 +559,11 @@ interface Results {
   deliveredTrack: { id: string; track: DeliveredTrack };
   catalogLedger: CatalogLedgerView;
   exportLedgerCsv: { fileName: string; csv: string; rows: number };
+  updateState: UpdateState;
+  checkForUpdates: UpdateState;
+  downloadUpdate: UpdateState;
+  postponeUpdate: UpdateState;
+  installUpdate: UpdateState;
 }
 
 export type ResultOf<N extends OperationName> = Results[N];
@@ -568,6 +585,8 @@ export interface EventPayloads {
   /** A running delivery's figures and what changed, at most a few times a second. */
   'delivery:progress': TransferProgress;
   /** A delivery started, paused (pausing with `finishing` requests, then paused), resumed or ended. */
+  /** The update prompt moved (a check ended, a download progressed, an install is ready). */
+  'updates:state': UpdateState;
   'delivery:state': {
     id: string;
     state: TransferSnapshot['state'];
@@ -590,6 +609,7 @@ export const eventNames: readonly EventName[] = [
   'library:duplicates-progress',
   'delivery:progress',
   'delivery:state',
+  'updates:state',
 ];
 
 /** Operations whose renderer-side signature differs from their wire request. */

@@ -12,6 +12,7 @@ import {
 } from '../core/library/library-session.js';
 import { redactor } from '../core/log.js';
 import type { CoreServices } from '../core/services.js';
+import type { UpdateService } from '../core/updates/update-service.js';
 import { appHandlers } from './app-handlers.js';
 import { bucketHandlers } from './bucket-handlers.js';
 import {
@@ -30,6 +31,7 @@ import {
 import { deliveryHandlers, type TransferHooks } from './delivery-handlers.js';
 import { ledgerHandlers } from './ledger-handlers.js';
 import { profileHandlers } from './profile-handlers.js';
+import { updateHandlers } from './update-handlers.js';
 
 /** What differs between the doors: who they are and how they find a dropped file on disk. */
 export interface HostAdapter {
@@ -50,6 +52,8 @@ export interface HostAdapter {
   offerDownload?(profile: string, key: string): string;
   /** Electron: shows a folder in the OS file manager. The browser host only reports paths. */
   openFolder?(path: string): Promise<void>;
+  /** Electron: the app's updates (the browser host has none: it says they are the app's). */
+  updates?: UpdateService;
 }
 
 type Handlers = { [N in OperationName]: (request: RequestOf<N>) => Promise<ResultOf<N>> };
@@ -90,6 +94,7 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
     ...appHandlers(services, host, emitToAll),
     ...bucket.handlers,
     ...ledgerHandlers(services),
+    ...updateHandlers(host.updates),
     async loadLibrary() {
       return loadLibrarySession(services.dataDir, services.grants);
     },
@@ -105,6 +110,7 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
   function emitToAll<E extends EventName>(event: E, payload: EventPayloads[E]): void {
     for (const listener of listeners) listener(event, payload);
   }
+  host.updates?.subscribe((state) => emitToAll('updates:state', state));
 
   return {
     async dispatch(channel, raw) {

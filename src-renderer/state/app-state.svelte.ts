@@ -11,6 +11,7 @@ import { ProfilesState } from './profiles-state.svelte.js';
 import { SettingsState } from './settings-state.svelte.js';
 import { TagsState } from './tags-state.svelte.js';
 import { TransfersState } from './transfers-state.svelte.js';
+import { UpdatesState } from './updates-state.svelte.js';
 
 /** The views of the app shell, in navigation order. */
 export const views = [
@@ -21,7 +22,7 @@ export const views = [
   { id: 'tags', label: 'Tags', hint: 'The service’s tag lexicology' },
   { id: 'bucket', label: 'Bucket', hint: 'Delivery area and exports' },
   { id: 'connect', label: 'Connect', hint: 'Profiles, secrets, catalogs and connection tests' },
-  { id: 'settings', label: 'Settings', hint: 'Transfers, defaults, data folder' },
+  { id: 'settings', label: 'Settings', hint: 'Transfers, defaults, updates, data folder' },
 ] as const;
 
 export type ViewId = (typeof views)[number]['id'];
@@ -43,6 +44,7 @@ export class AppState {
   readonly history: HistoryState;
   readonly bucket: BucketState;
   readonly duplicates: DuplicatesState;
+  readonly updates: UpdatesState;
 
   constructor(readonly api: CourierApi) {
     this.library = new LibraryState(api, () => new WorkerTagReader());
@@ -56,6 +58,7 @@ export class AppState {
     this.history = new HistoryState(api);
     this.bucket = new BucketState(api);
     this.duplicates = new DuplicatesState(api, this.library);
+    this.updates = new UpdatesState(api);
   }
 
   /** Asks main who it is; the shell shows the result or why it could not connect. */
@@ -70,6 +73,8 @@ export class AppState {
         this.settings.load(),
         // Deliveries a quit or crash interrupted are offered for resume in Transfers.
         this.transfers.load(),
+        // What the app's start-up check found (the browser host says updates are the app's).
+        this.updates.load(),
       ]);
     } else {
       this.connection = 'failed';

@@ -70,6 +70,11 @@ function unfakedOperations() {
     deliveredTrack: notFaked('deliveredTrack'),
     catalogLedger: notFaked('catalogLedger'),
     exportLedgerCsv: notFaked('exportLedgerCsv'),
+    updateState: notFaked('updateState'),
+    checkForUpdates: notFaked('checkForUpdates'),
+    downloadUpdate: notFaked('downloadUpdate'),
+    postponeUpdate: notFaked('postponeUpdate'),
+    installUpdate: notFaked('installUpdate'),
   } satisfies Omit<CourierApi, 'on'>;
 }
 

@@ -13,8 +13,8 @@ import {
   certificateProblem,
   NetworkError,
   networkReason,
-  ProxyRefusedError,
   proxyRefusal,
+  ProxyRefusedError,
   Reachability,
 } from '../network/reachability.js';
 import { networkFetch, reasonOnRoute } from '../network/routes.js';

@@ -196,7 +196,12 @@ describe('sandbox bucket', () => {
       const Key = `delivery/audio/md5-race/${i}.wav`;
       await expect(
         plain.send(
-          new PutObjectCommand({ Bucket, Key, Body: randomBytes(i % 2 ? 30_000 : 200_000), ContentMD5: wrongMd5 }),
+          new PutObjectCommand({
+            Bucket,
+            Key,
+            Body: randomBytes(i % 2 ? 30_000 : 200_000),
+            ContentMD5: wrongMd5,
+          }),
         ),
       ).rejects.toMatchObject({ name: 'BadDigest' });
       await expect(plain.send(new HeadObjectCommand({ Bucket, Key }))).rejects.toMatchObject({

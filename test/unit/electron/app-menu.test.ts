@@ -161,3 +161,20 @@ describe('appMenuTemplate()', () => {
     expect(roles(true)).toContain('toggleDevTools');
   });
 });
+
+describe('Help › Check for Updates…', () => {
+  it('is there when the app has updates, and runs the check', () => {
+    const actions = { ...handlers(), checkForUpdates: vi.fn() };
+    for (const platform of ['darwin', 'win32', 'linux'] as const) {
+      const [item] = byLabel(
+        appMenuTemplate(platform, 'Catalog Courier', actions),
+        'Check for Updates…',
+      );
+      (item!.click as () => void)();
+    }
+    expect(actions.checkForUpdates).toHaveBeenCalledTimes(3);
+    expect(
+      byLabel(appMenuTemplate('linux', 'Catalog Courier', handlers()), 'Check for Updates…'),
+    ).toEqual([]);
+  });
+});

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
+import { releaseFeeds } from '../../../scripts/release-feed.mjs';
 import { DEB_LINK, launcherPath } from '../../../src-main/electron/cli-tool.js';
 
 interface BuilderConfig {
@@ -22,6 +23,7 @@ interface BuilderConfig {
   linux: Platform;
   nsis: Record<string, unknown>;
   deb: Record<string, unknown>;
+  publish: Array<Record<string, string>>;
 }
 
 type Platform = Record<string, unknown> & {
@@ -37,6 +39,38 @@ const packageJson = JSON.parse(await readFile('package.json', 'utf8')) as {
 };
 
 describe('electron-builder.yml', () => {
+  describe('publish (the release feed)', () => {
+    it('names a generic feed and an S3 one, each from the build environment', () => {
+      expect(config.publish).toEqual([
+        { provider: 'generic', url: '${env.COURIER_UPDATE_URL}' },
+        {
+          provider: 's3',
+          bucket: '${env.COURIER_UPDATE_S3_BUCKET}',
+          region: '${env.COURIER_UPDATE_S3_REGION}',
+        },
+      ]);
+    });
+
+    it('gives a build the feed whose variables are set, and none when none are', () => {
+      const env = { COURIER_UPDATE_URL: 'https://updates.example.com/courier' };
+      expect(releaseFeeds(config.publish, env)).toEqual([config.publish[0]]);
+      expect(
+        releaseFeeds(config.publish, {
+          COURIER_UPDATE_S3_BUCKET: 'courier-releases',
+          COURIER_UPDATE_S3_REGION: 'eu-west-1',
+        }),
+      ).toEqual([config.publish[1]]);
+      expect(releaseFeeds(config.publish, { COURIER_UPDATE_S3_BUCKET: 'x' })).toBeNull();
+      expect(releaseFeeds(config.publish, {})).toBeNull();
+    });
+
+    it('is used by npm run dist, which writes the feed files without uploading them', async () => {
+      const script = await readFile('scripts/dist.mjs', 'utf8');
+      expect(script).toContain("publish: 'never'");
+      expect(script).toContain('releaseFeeds(config.publish, process.env)');
+    });
+  });
+
   describe('electronFuses', () => {
     it.each([
       ['runAsNode', false],
@@ -102,7 +136,7 @@ describe('electron-builder.yml', () => {
   });
 
   it('is built by `npm run dist` after the renderer, the main bundle and the CLI bundle', () => {
-    expect(packageJson.scripts.dist).toBe('npm run -s build && electron-builder');
+    expect(packageJson.scripts.dist).toBe('npm run -s build && node scripts/dist.mjs');
     expect(packageJson.scripts.build).toContain('npm run -s build:cli');
   });
 
