@@ -15,7 +15,7 @@ const common = {
   external: ['electron', '@napi-rs/keyring'],
 };
 
-await Promise.all([
+const results = await Promise.all([
   build({
     ...common,
     // entry.ts runs the `courier` CLI when the launcher asks (cli-tool.ts), else the app.
@@ -49,3 +49,13 @@ await Promise.all([
     }),
   ),
 ]);
+
+// A warning here is a bundle that misbehaves at run time (an empty import.meta in the CommonJS
+// main, say): the build fails rather than ship it.
+const warnings = results.reduce((n, result) => n + result.warnings.length, 0);
+if (warnings > 0) {
+  console.error(
+    `build:main: ${warnings} esbuild warning(s) above; fix them (see scripts/build-main.mjs)`,
+  );
+  process.exit(1);
+}
