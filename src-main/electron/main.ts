@@ -21,7 +21,7 @@ import {
 } from 'electron';
 import { autoUpdater } from 'electron-updater';
 
-import { pacProxyResolver } from '../core/network/proxy.js';
+import { appProxyResolver } from '../core/network/proxy.js';
 import { createServices } from '../core/services.js';
 import { createRouter } from '../ipc/router.js';
 import { appMenuTemplate, menuHandlers } from './app-menu.js';
@@ -48,10 +48,11 @@ import {
 const RENDERER_DIR = join(__dirname, '..', 'renderer');
 const trustedContents = new Set<number>();
 
-// Requests follow the OS's proxy settings, PAC scripts included, as Chromium resolves them.
+// Requests follow the OS's proxy settings, PAC scripts included, as Chromium resolves them
+// (or HTTPS_PROXY and the like, when set: docs/networks.md).
 const services = createServices(process.env, {
   source: 'app',
-  resolveProxy: pacProxyResolver(async (url) => {
+  resolveProxy: appProxyResolver(process.env, async (url) => {
     await app.whenReady();
     return session.defaultSession.resolveProxy(url);
   }),

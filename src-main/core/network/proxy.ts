@@ -183,3 +183,26 @@ export function pacProxyResolver(answerFor: (url: string) => Promise<string>): P
   return async (url) =>
     isLoopback(bareHost(url)) ? DIRECT : parsePacAnswer(await answerFor(url.href));
 }
+
+/** The proxy variables that, when any is set, say the user chose a proxy explicitly. */
+const PROXY_VARIABLES = [
+  'https_proxy',
+  'HTTPS_PROXY',
+  'http_proxy',
+  'HTTP_PROXY',
+  'all_proxy',
+  'ALL_PROXY',
+];
+
+/**
+ * The app's resolver: the OS's answer (`answerFor`, Electron's), unless the environment names a
+ * proxy, which then wins as it does for the CLI: the way to give the app a proxy's credentials,
+ * which the OS's answer never carries.
+ */
+export function appProxyResolver(
+  env: NodeJS.ProcessEnv,
+  answerFor: (url: string) => Promise<string>,
+): ProxyResolver {
+  const chosen = PROXY_VARIABLES.some((name) => env[name]?.trim());
+  return chosen ? envProxyResolver(env) : pacProxyResolver(answerFor);
+}

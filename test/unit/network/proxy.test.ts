@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import {
+  appProxyResolver,
   envProxyResolver,
   envProxySettings,
   envRoute,
@@ -108,5 +109,16 @@ describe("the OS's answer (PAC)", () => {
       'http://proxy.corp:8080/',
     );
     expect(asked).toEqual(['https://api.example.com/v1']);
+  });
+});
+
+describe("the app's resolver", () => {
+  const os = async () => 'PROXY os-proxy:8080';
+  it('asks the OS unless a proxy variable is set, which then wins (it can carry credentials)', async () => {
+    const url = new URL('https://api.example.com');
+    expect(shown(await appProxyResolver({}, os)(url))).toBe('http://os-proxy:8080/');
+    expect(shown(await appProxyResolver({ NO_PROXY: 'x' }, os)(url))).toBe('http://os-proxy:8080/');
+    const chosen = await appProxyResolver({ HTTPS_PROXY: 'http://me:pw@corp:3128' }, os)(url);
+    expect(shown(chosen)).toBe('http://me:pw@corp:3128/');
   });
 });
