@@ -31,6 +31,7 @@ export function helpText(): string {
     `  ${'--version'.padEnd(width)}  print the version`,
     '',
     'Data directory: $COURIER_HOME, or the OS application-data folder.',
+    'Proxy: $HTTPS_PROXY, $HTTP_PROXY, $NO_PROXY (never for localhost); extra CAs: $NODE_EXTRA_CA_CERTS.',
   ].join('\n');
 }
 
