@@ -37,7 +37,15 @@ export async function startFaultProxy(options: {
   rate?: number;
   max?: Partial<Record<Fault, number>>;
   deny?: RegExp;
-}): Promise<{ url: string; counts: FaultCounts; stop: () => Promise<void> }> {
+  /** Rewrites the ETag of PUT answers (an S3-compatible store whose ETag isn't the MD5). */
+  putEtag?: (etag: string) => string;
+}): Promise<{
+  url: string;
+  counts: FaultCounts;
+  /** Every request, in order: its method and its path with query. */
+  seen: { method: string; url: string }[];
+  stop: () => Promise<void>;
+}> {
   const upstream = new URL(options.upstream);
   const random = prng(options.seed ?? 1);
   const rate = options.rate ?? 0;
@@ -59,6 +67,7 @@ export async function startFaultProxy(options: {
     denied: 0,
   };
   const sockets = new Set<Socket>();
+  const seen: { method: string; url: string }[] = [];
 
   const pick = (bigBody: boolean): Fault | undefined => {
     if (random() >= rate) return undefined;
@@ -85,7 +94,11 @@ export async function startFaultProxy(options: {
           answer.on('end', () => req.socket.destroy());
           return;
         }
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        const headers = { ...answer.headers };
+        if (options.putEtag && req.method === 'PUT' && typeof headers.etag === 'string') {
+          headers.etag = options.putEtag(headers.etag);
+        }
+        res.writeHead(answer.statusCode ?? 502, headers);
         answer.pipe(res);
       },
     );
@@ -95,6 +108,7 @@ export async function startFaultProxy(options: {
 
   const server: Server = createServer((req, res) => {
     counts.requests++;
+    seen.push({ method: req.method ?? '', url: decodeURIComponent(req.url ?? '') });
     const isWrite = req.method === 'PUT' || req.method === 'POST';
     if (options.deny && isWrite && options.deny.test(decodeURIComponent(req.url ?? ''))) {
       counts.denied++;
@@ -164,6 +178,7 @@ export async function startFaultProxy(options: {
   return {
     url: `http://127.0.0.1:${port}`,
     counts,
+    seen,
     stop: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((r) => server.close(r));

@@ -226,13 +226,18 @@ async function uploadOnce(
   // A multipart upload already under way is resumed, whatever the link's speed is now.
   if (journal?.state !== 'uploading' && size <= putLimit) {
     ctx.emit({ type: 'file-start', key, localPath, size, resumedBytes: 0, multipart: false });
-    etag = await putWhole(ctx, key, localPath, size, mtimeMs, planned);
+    const put = await putWhole(ctx, key, localPath, size, mtimeMs, planned);
+    etag = put.etag;
     ctx.progress.confirm(key, size, 1);
     ctx.emit({ type: 'file-verifying', key });
+    // The bucket checked the Content-MD5 we sent and answered with that MD5 as the object's
+    // ETag: it holds these bytes, and a HeadObject would say nothing more. An ETag that isn't
+    // the MD5 (SSE-KMS, some S3-compatible stores) is confirmed with HeadObject.
+    if (etag !== put.md5) await verifyObject(ctx, key, size);
   } else {
     etag = await uploadMultipart(ctx, key, localPath, size, mtimeMs, partSize, journal, writerFor);
+    await verifyObject(ctx, key, size);
   }
-  await verifyObject(ctx, key, size);
   const done: JournalEntry = {
     version: 1,
     bucket: ctx.bucket,
@@ -261,15 +266,21 @@ async function alreadyInBucket(
   journal: JournalEntry | undefined,
   mtimeMs: number,
 ): Promise<boolean> {
-  const head = await withRetries(ctx, key, 'HeadObject', () =>
-    ctx.client.send(new HeadObjectCommand({ Bucket: ctx.bucket, Key: key }), {
-      abortSignal: ctx.signal,
-    }),
-  ).catch((error: unknown) => {
-    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-    if (status === 404) return undefined;
-    throw error;
-  });
+  // The run's listing of the folder answers without a request; a key it didn't cover is asked.
+  const listed = ctx.known?.lookup(key);
+  const head =
+    listed !== undefined
+      ? listed && { ContentLength: listed.size, ETag: listed.etag }
+      : await withRetries(ctx, key, 'HeadObject', () =>
+          ctx.client.send(new HeadObjectCommand({ Bucket: ctx.bucket, Key: key }), {
+            abortSignal: ctx.signal,
+          }),
+        ).catch((error: unknown) => {
+          const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata
+            ?.httpStatusCode;
+          if (status === 404) return undefined;
+          throw error;
+        });
   if (!head || head.ContentLength !== size) return false;
   const remote = etagOf(head.ETag);
   // Our own finished upload of this very file: nothing to re-read.
@@ -298,7 +309,7 @@ async function putWhole(
   size: number,
   mtimeMs: number,
   planned: FileFingerprint | undefined,
-): Promise<string> {
+): Promise<{ etag: string; md5: string }> {
   const digest = await ctx.hashes.fileMd5(localPath, 0, size);
   if (planned && digest.toString('hex') !== planned.md5) throw changedSincePlanned(localPath);
   const md5 = digest.toString('base64');
@@ -347,7 +358,7 @@ async function putWhole(
     }),
   );
   ctx.emit({ type: 'part-done', key, partNumber: 1, bytes: size });
-  return etagOf(response.ETag);
+  return { etag: etagOf(response.ETag), md5: digest.toString('hex') };
 }
 
 /**

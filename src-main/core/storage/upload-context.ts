@@ -3,6 +3,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { BufferPool } from './buffer-pool.js';
 import type { ConcurrencyBudget } from './concurrency-budget.js';
 import type { HashPool } from './file-checksum.js';
+import type { KnownObjects } from './known-objects.js';
 import type { ProgressSnapshot, ProgressTracker } from './progress.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { S3Capabilities } from './s3-capabilities.js';
@@ -98,6 +99,8 @@ export interface UploadContext {
   hashes: HashPool;
   buffers: BufferPool;
   capabilities: S3Capabilities;
+  /** The run's listings of its folders: what is already there, without a HeadObject per file. */
+  known?: KnownObjects;
   progress: ProgressTracker;
   /** Aborted on cancel. */
   signal: AbortSignal;

@@ -98,9 +98,10 @@ export async function listJournals(dataDir: string): Promise<JournalEntry[]> {
  * A part counts as done only after the write that contains it has been renamed into place.
  */
 export class JournalWriter {
+  /** Journal folders this process has made: one mkdir per folder, not per file. */
+  static readonly #made = new Set<string>();
   private writing: Promise<void> | undefined;
   private next: Promise<void> | undefined;
-  private dirReady = false;
 
   constructor(
     private readonly dataDir: string,
@@ -124,11 +125,19 @@ export class JournalWriter {
 
   private async write(): Promise<void> {
     const path = journalFile(this.dataDir, this.entry.bucket, this.entry.key);
-    if (!this.dirReady) {
-      await mkdir(journalDir(this.dataDir), { recursive: true });
-      this.dirReady = true;
+    const dir = journalDir(this.dataDir);
+    if (!JournalWriter.#made.has(dir)) {
+      await mkdir(dir, { recursive: true });
+      JournalWriter.#made.add(dir);
     }
     this.entry.updatedAt = new Date().toISOString();
-    await writeFileAtomic(path, JSON.stringify(this.entry));
+    try {
+      await writeFileAtomic(path, JSON.stringify(this.entry));
+    } catch (error) {
+      // The folder was removed since (a data directory cleared under a running process).
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await mkdir(dir, { recursive: true });
+      await writeFileAtomic(path, JSON.stringify(this.entry));
+    }
   }
 }

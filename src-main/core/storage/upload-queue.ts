@@ -6,6 +6,7 @@ import { resolveTimeouts } from '../network/timeouts.js';
 import { BufferPool } from './buffer-pool.js';
 import { ConcurrencyBudget } from './concurrency-budget.js';
 import { HashPool } from './file-checksum.js';
+import { KnownObjects } from './known-objects.js';
 import { LinkProbe } from './link-probe.js';
 import { PART_LIMITS, SINGLE_PUT_MAX } from './part-size.js';
 import { ProgressTracker } from './progress.js';
@@ -173,6 +174,17 @@ export class UploadQueue {
         todo.push(index);
       }
     });
+    try {
+      // One listing per folder instead of a HeadObject per file (known-objects.ts).
+      ctx.known = await KnownObjects.read(
+        client,
+        target.bucket,
+        todo.map((index) => items[index]!.key),
+        this.abort.signal,
+      );
+    } catch (error) {
+      if (!this.abort.signal.aborted) throw error;
+    }
     // One worker per slot keeps the budget full across file boundaries; parts queue in the budget.
     // All but the probe's workers wait until the link's speed is known (see LinkProbe).
     let next = 0;
