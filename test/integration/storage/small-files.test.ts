@@ -4,14 +4,13 @@
  * requests each run sends are counted by a proxy in front of each real S3 server.
  */
 import { rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import type { S3Target } from '../../../src-main/core/storage/s3-client.js';
 import { journalDir } from '../../../src-main/core/storage/upload-journal.js';
 import { planDirectoryUpload } from '../../../src-main/core/storage/upload-plan.js';
 import { UploadQueue } from '../../../src-main/core/storage/upload-queue.js';
-import type { S3Target } from '../../../src-main/core/storage/s3-client.js';
 import { startFaultProxy } from '../../support/fault-proxy.js';
 import { peerFactories } from '../../support/s3-peers.js';
 import { startTestSandbox } from '../../support/sandbox.js';
