@@ -2,9 +2,26 @@ import { randomBytes } from 'node:crypto';
 import { type FileHandle, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
-/** Writes a file so that readers only ever see the old or the new content (temp + fsync + rename). */
-export async function writeFileAtomic(path: string, content: string | Uint8Array): Promise<void> {
-  await writeAtomic(path, 0o600, (handle) => handle.writeFile(content));
+/**
+ * Writes a file so that readers only ever see the old or the new content (temp + fsync + rename;
+ * `durable: false` leaves out the flushes).
+ */
+export async function writeFileAtomic(
+  path: string,
+  content: string | Uint8Array,
+  options: WriteOptions = {},
+): Promise<void> {
+  await writeAtomic(path, 0o600, (handle) => handle.writeFile(content), options);
+}
+
+/** How far a write goes to be safe. */
+export interface WriteOptions {
+  /**
+   * Flush the file and its directory entry before resolving (default true). False for a file
+   * whose loss in a power cut costs only a check later (an upload's "complete" journal): the
+   * rename still means a reader sees the old content or the new, never a mix.
+   */
+  durable?: boolean;
 }
 
 /**
@@ -33,13 +50,14 @@ async function writeAtomic(
   path: string,
   mode: number,
   write: (handle: FileHandle) => Promise<unknown>,
+  { durable = true }: WriteOptions = {},
 ): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'w', mode);
   try {
     await write(handle);
-    await handle.sync();
+    if (durable) await handle.sync();
   } catch (error) {
     await handle.close();
     await rm(temp, { force: true });
@@ -52,6 +70,7 @@ async function writeAtomic(
     await rm(temp, { force: true });
     throw error;
   }
+  if (!durable) return;
   // The rename is only durable once the directory entry is flushed too.
   const dir = await open(dirname(path), 'r').catch(() => undefined);
   if (dir) {

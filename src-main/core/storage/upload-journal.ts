@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { writeFileAtomic } from '../files/atomic-file.js';
@@ -98,8 +98,6 @@ export async function listJournals(dataDir: string): Promise<JournalEntry[]> {
  * A part counts as done only after the write that contains it has been renamed into place.
  */
 export class JournalWriter {
-  /** Journal folders this process has made: one mkdir per folder, not per file. */
-  static readonly #made = new Set<string>();
   private writing: Promise<void> | undefined;
   private next: Promise<void> | undefined;
 
@@ -124,20 +122,14 @@ export class JournalWriter {
   }
 
   private async write(): Promise<void> {
+    // writeFileAtomic makes the journal folder when it is missing.
     const path = journalFile(this.dataDir, this.entry.bucket, this.entry.key);
-    const dir = journalDir(this.dataDir);
-    if (!JournalWriter.#made.has(dir)) {
-      await mkdir(dir, { recursive: true });
-      JournalWriter.#made.add(dir);
-    }
     this.entry.updatedAt = new Date().toISOString();
-    try {
-      await writeFileAtomic(path, JSON.stringify(this.entry));
-    } catch (error) {
-      // The folder was removed since (a data directory cleared under a running process).
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      await mkdir(dir, { recursive: true });
-      await writeFileAtomic(path, JSON.stringify(this.entry));
-    }
+    // A part counts once its entry is on disk. A finished file's entry only spares a later run
+    // reading the file again to compare it with the bucket, so it isn't flushed: a power cut
+    // that loses it costs that check, never a byte.
+    await writeFileAtomic(path, JSON.stringify(this.entry), {
+      durable: this.entry.state !== 'complete',
+    });
   }
 }
