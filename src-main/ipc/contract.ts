@@ -7,6 +7,7 @@
 import * as v from 'valibot';
 
 import { deliveryModes } from '../core/delivery/delivery-summary.js';
+import { LibraryPatchSchema } from '../core/library/library-patch.js';
 import {
   DeliveryRulesSchema,
   DraftTrackSchema,
@@ -278,6 +279,11 @@ export const operations = {
     channel: 'library:save',
     request: v.strictObject({ session: LibrarySessionSchema }),
   },
+  /** Saves what changed since the last save (rows by id), not the whole library. */
+  patchLibrary: {
+    channel: 'library:patch',
+    request: v.strictObject({ patch: LibraryPatchSchema }),
+  },
   /** History's search: the deliveries holding a track with this ISRC, outer_id or title words. */
   searchDeliveries: {
     channel: 'deliveries:search',
@@ -537,6 +543,7 @@ interface Results {
   loadLibrary: LoadedLibrary;
   restorePreviousLibrary: LoadedLibrary;
   saveLibrary: { saved: true };
+  patchLibrary: { saved: true };
   planDelivery: DeliveryPlanView;
   startDelivery: { id: string };
   pauseDelivery: { id: string; paused: boolean };

@@ -7,6 +7,7 @@ import { CourierError } from '../core/errors.js';
 import { grantPicked, MissBudget } from '../core/files/grant-picked.js';
 import {
   loadLibrarySession,
+  patchLibrarySession,
   restorePreviousSession,
   saveLibrarySession,
 } from '../core/library/library-session.js';
@@ -103,6 +104,10 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
     },
     async saveLibrary({ session }) {
       await saveLibrarySession(services.dataDir, services.grants, session);
+      return { saved: true as const };
+    },
+    async patchLibrary({ patch }) {
+      await patchLibrarySession(services.dataDir, services.grants, patch);
       return { saved: true as const };
     },
   };

@@ -1,5 +1,6 @@
 /* eslint-disable svelte/prefer-svelte-reactivity -- Maps and Sets here are local lookups or
    plain caches; state is replaced as whole values, never mutated in place. */
+import { libraryChanges, splitPatch } from '../../src-main/core/library/library-patch.js';
 import type { LibrarySession } from '../../src-main/core/library/session-schema.js';
 import {
   type AlbumFieldFix,
@@ -686,22 +687,7 @@ export class LibraryState {
 
   /** The session as saved: rows and ignored files. */
   toSession(): LibrarySession {
-    return {
-      version: 1,
-      rows: this.rows.map((row) => ({
-        id: row.id,
-        size: row.size,
-        lastModified: row.lastModified,
-        status: row.status,
-        draft: row.draft,
-        original: row.original,
-        readFindings: row.readFindings,
-        ...(row.excluded ? { excluded: true } : {}),
-        ...(row.audio ? { audio: row.audio } : {}),
-        ...(row.acceptCutShort ? { acceptCutShort: true } : {}),
-      })),
-      ignored: this.ignored,
-    };
+    return { version: 1, rows: this.rows.map(sessionRowOf), ignored: this.ignored };
   }
 
   /** Restores the saved session, if any; rows whose file is gone are marked missing. */
@@ -712,6 +698,8 @@ export class LibraryState {
       return;
     }
     this.previous = result.value.previous;
+    // What main holds: rows the page has but main doesn't are sent, the others taken out.
+    this.#saved = result.value.session ?? { rows: [], ignored: [] };
     if (this.rows.length > 0) return;
     this.#show(result.value);
   }
@@ -736,6 +724,7 @@ export class LibraryState {
     this.previous = result.value.previous;
     this.rows = [];
     this.ignored = [];
+    this.#saved = { rows: this.rows, ignored: this.ignored };
     this.#show(result.value);
     this.editVersion++;
   }
@@ -761,6 +750,8 @@ export class LibraryState {
       };
     });
     this.ignored = session.ignored;
+    // What main holds now: only rows changed from here on are sent.
+    this.#saved = { rows: this.rows, ignored: this.ignored };
   }
 
   #scheduleSave(): void {
@@ -768,17 +759,52 @@ export class LibraryState {
     this.#saveTimer = setTimeout(() => void this.saveNow(), this.options.saveDelayMs ?? 1000);
   }
 
-  /** Saves the session now (also what the debounce ends in). */
+  /**
+   * Saves what changed since the last save (also what the debounce ends in): rows are compared
+   * by identity, and only those added or edited are serialized and sent, a thousand per request,
+   * so an edit on a 100,000-track library never stringifies the library.
+   */
   saveNow(): Promise<void> {
     clearTimeout(this.#saveTimer);
     this.#saveTimer = undefined;
-    const session = this.toSession();
-    this.#saving = this.#saving.then(async () => {
-      const result = await this.api.saveLibrary({ session });
-      if (!result.ok) this.error = `The library could not be saved: ${result.error.message}`;
-    });
+    this.#saving = this.#saving.then(() => this.#sendChanges());
     return this.#saving;
   }
+
+  /** The rows and ignored files main has, as this page last sent or loaded them. */
+  #saved: { rows: readonly { id: string }[]; ignored: unknown } = { rows: [], ignored: [] };
+
+  async #sendChanges(): Promise<void> {
+    const now = { rows: this.rows, ignored: this.ignored };
+    const changes = libraryChanges(this.#saved, now);
+    if (!changes) return;
+    const patch = { ...changes, rows: changes.rows.map(sessionRowOf) };
+    for (const part of splitPatch(patch)) {
+      const result = await this.api.patchLibrary({ patch: part });
+      if (!result.ok) {
+        // Nothing marked saved: the next save sends these changes again.
+        this.error = `The library could not be saved: ${result.error.message}`;
+        return;
+      }
+    }
+    this.#saved = now;
+  }
+}
+
+/** A row as the session keeps it: what the page alone needs (missing) stays out. */
+function sessionRowOf(row: LibraryRow): LibrarySession['rows'][number] {
+  return {
+    id: row.id,
+    size: row.size,
+    lastModified: row.lastModified,
+    status: row.status,
+    draft: row.draft,
+    original: row.original,
+    readFindings: row.readFindings,
+    ...(row.excluded ? { excluded: true } : {}),
+    ...(row.audio ? { audio: row.audio } : {}),
+    ...(row.acceptCutShort ? { acceptCutShort: true } : {}),
+  };
 }
 
 /** The first `n` bytes of a Blob (FileReader where `arrayBuffer` is missing, as in jsdom). */

@@ -66,6 +66,7 @@ function unfakedOperations() {
     loadLibrary: notFaked('loadLibrary'),
     restorePreviousLibrary: notFaked('restorePreviousLibrary'),
     saveLibrary: notFaked('saveLibrary'),
+    patchLibrary: notFaked('patchLibrary'),
     searchDeliveries: notFaked('searchDeliveries'),
     deliveredTrack: notFaked('deliveredTrack'),
     catalogLedger: notFaked('catalogLedger'),

@@ -2,6 +2,7 @@
  * A library over a fake door and a fake tag reader, for the renderer's tests: main grants every
  * file (id from its path) and the "tags" are drafts given by the test.
  */
+import { applyLibraryPatch, type LibraryPatch } from '../../src-main/core/library/library-patch.js';
 import type { LibrarySession } from '../../src-main/core/library/session-schema.js';
 import type { AudioProperties } from '../../src-main/core/model/audio-properties.js';
 import type { FileReadResult } from '../../src-main/core/model/read-result.js';
@@ -60,7 +61,12 @@ export interface SavedLibrary {
 }
 
 /** A fake door that grants every file and keeps the last saved session. */
-export type LibraryDoor = FakeDoor & { saved: SavedLibrary; saves: number };
+export type LibraryDoor = FakeDoor & {
+  saved: SavedLibrary;
+  saves: number;
+  /** Every patch sent, in order. */
+  patches: LibraryPatch[];
+};
 
 /**
  * A fake door that grants every file (id `id:<path>`) and keeps the last saved session; other
@@ -91,9 +97,24 @@ export function fakeApi(
         door.saved = { session, missing: [] };
         return ok({ saved: true as const });
       },
+      async patchLibrary({ patch }) {
+        // Applied as main applies it (core's one rule), so `saved` is the session main would hold.
+        door.saves++;
+        door.patches.push(patch);
+        const library = {
+          rows: new Map((door.saved.session?.rows ?? []).map((row) => [row.id, row])),
+          ignored: door.saved.session?.ignored ?? [],
+        };
+        applyLibraryPatch(library, patch);
+        door.saved = {
+          session: { version: 1, rows: [...library.rows.values()], ignored: library.ignored },
+          missing: [],
+        };
+        return ok({ saved: true as const });
+      },
       ...overrides,
     }),
-    { saved, saves: 0 },
+    { saved, saves: 0, patches: [] },
   );
   return door;
 }

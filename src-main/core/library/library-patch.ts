@@ -1,0 +1,143 @@
+/**
+ * What changed in the library since the last save, as it crosses IPC and sits in the session's
+ * journal: the rows added or edited (whole rows, by id), the ids taken out, and the order or the
+ * ignored files only when those changed. A save of one edit on a 100,000-track library sends one
+ * row, not the library. Pure (valibot only): the contract, and so the renderer, imports it.
+ */
+import * as v from 'valibot';
+
+import { type LibrarySession, LibrarySessionSchema, SessionRowSchema } from './session-schema.js';
+
+/** Rows per patch: a save of many rows is sent as several patches, each serialized quickly. */
+export const patchRowLimit = 1_000;
+
+const ids = v.pipe(
+  v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
+  v.maxLength(200_000),
+);
+
+/** One patch of the library session. */
+export const LibraryPatchSchema = v.strictObject({
+  /** Rows added (appended, in this order) or changed (kept in place), whole. */
+  rows: v.pipe(v.array(SessionRowSchema), v.maxLength(patchRowLimit)),
+  /** Ids of rows taken out. */
+  removed: ids,
+  /** Every row's id in order, when rows were put back in the middle (an undone Remove). */
+  order: v.optional(ids),
+  /** The files the library lists as not added, when that list changed. */
+  ignored: v.optional(LibrarySessionSchema.entries.ignored),
+});
+
+/** A patch of the library session. */
+export type LibraryPatch = v.InferOutput<typeof LibraryPatchSchema>;
+
+/** A session row, or anything with a stable id that is replaced (never mutated) when it changes. */
+interface Identified {
+  readonly id: string;
+}
+
+/** The library as a patch is applied to it: rows by id, in order (a Map keeps insertion order). */
+export interface PatchableLibrary<Row extends Identified = LibrarySession['rows'][number]> {
+  rows: Map<string, Row>;
+  ignored: LibrarySession['ignored'];
+}
+
+/** Applies a patch in place: changed rows keep their place, new rows go last, then the order. */
+export function applyLibraryPatch<Row extends Identified>(
+  library: PatchableLibrary<Row>,
+  patch: {
+    rows: readonly Row[];
+    removed: readonly string[];
+    order?: readonly string[];
+    ignored?: LibrarySession['ignored'];
+  },
+): void {
+  for (const row of patch.rows) library.rows.set(row.id, row);
+  for (const id of patch.removed) library.rows.delete(id);
+  if (patch.order) {
+    const before = library.rows;
+    library.rows = new Map();
+    for (const id of patch.order) {
+      const row = before.get(id);
+      if (row) library.rows.set(id, row);
+    }
+    // Rows the order does not name (none, when the renderer sent it) stay, last.
+    for (const [id, row] of before) if (!library.rows.has(id)) library.rows.set(id, row);
+  }
+  if (patch.ignored) library.ignored = patch.ignored;
+}
+
+/**
+ * What changed from `saved` to `now`, comparing rows by identity (rows are replaced, never
+ * mutated, when they change): linear in the rows, with no serialization. `null` when nothing did.
+ */
+export function libraryChanges<Row extends Identified, Ignored>(
+  saved: { rows: readonly Identified[]; ignored: unknown },
+  now: { rows: readonly Row[]; ignored: Ignored },
+): { rows: Row[]; removed: string[]; order?: string[]; ignored?: Ignored } | null {
+  const changed: Row[] = [];
+  const removed: string[] = [];
+  let order: string[] | undefined;
+  if (saved.rows.length === now.rows.length && sameIds(saved.rows, now.rows)) {
+    // The common case (an edit): same rows in the same places, some replaced.
+    now.rows.forEach((row, i) => {
+      if (row !== saved.rows[i]) changed.push(row);
+    });
+  } else {
+    const before = new Map(saved.rows.map((row) => [row.id, row]));
+    const present = new Set<string>();
+    for (const row of now.rows) {
+      present.add(row.id);
+      if (before.get(row.id) !== row) changed.push(row);
+    }
+    for (const row of saved.rows) if (!present.has(row.id)) removed.push(row.id);
+    // Applying rows and removals keeps the saved order and appends new rows; if that is not
+    // the order now (rows put back in the middle), the order goes too.
+    const kept = saved.rows.filter((row) => present.has(row.id)).map((row) => row.id);
+    const added = now.rows.filter((row) => !before.has(row.id)).map((row) => row.id);
+    const expected = [...kept, ...added];
+    if (expected.some((id, i) => now.rows[i]!.id !== id)) order = now.rows.map((row) => row.id);
+  }
+  const ignored = now.ignored !== saved.ignored ? now.ignored : undefined;
+  if (changed.length === 0 && removed.length === 0 && !order && ignored === undefined) return null;
+  return {
+    rows: changed,
+    removed,
+    ...(order ? { order } : {}),
+    ...(ignored !== undefined ? { ignored } : {}),
+  };
+}
+
+function sameIds(a: readonly Identified[], b: readonly Identified[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i]!.id !== b[i]!.id) return false;
+  return true;
+}
+
+/**
+ * A patch cut into patches of at most `patchRowLimit` rows, applied in turn to the same effect:
+ * the removals, the order and the ignored files go with the last, once every row is there.
+ */
+export function splitPatch<Row>(patch: {
+  rows: Row[];
+  removed: string[];
+  order?: string[];
+  ignored?: LibrarySession['ignored'];
+}): Array<{
+  rows: Row[];
+  removed: string[];
+  order?: string[];
+  ignored?: LibrarySession['ignored'];
+}> {
+  const parts: Array<{ rows: Row[]; removed: string[] }> = [];
+  for (let i = 0; i < patch.rows.length; i += patchRowLimit) {
+    parts.push({ rows: patch.rows.slice(i, i + patchRowLimit), removed: [] });
+  }
+  const rest = {
+    removed: patch.removed,
+    ...(patch.order ? { order: patch.order } : {}),
+    ...(patch.ignored ? { ignored: patch.ignored } : {}),
+  };
+  if (parts.length === 0) return [{ rows: [], ...rest }];
+  parts[parts.length - 1] = { rows: parts[parts.length - 1]!.rows, ...rest };
+  return parts;
+}

@@ -1,0 +1,156 @@
+/**
+ * The library saved by what changed (#20): patches append to a journal beside the base, loading
+ * applies them, compaction folds them in, and a shrinking save still keeps the larger library.
+ */
+import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { FileGrants } from '../../../src-main/core/files/file-grants.js';
+import {
+  journalPath,
+  loadLibrarySession,
+  patchLibrarySession,
+  restorePreviousSession,
+  sessionPath,
+} from '../../../src-main/core/library/library-session.js';
+import type { SessionRow } from '../../../src-main/core/library/session-schema.js';
+
+const row = (id: string, title: string, lyrics = ''): SessionRow => ({
+  id,
+  size: 5,
+  lastModified: 0,
+  status: 'ready',
+  draft: {
+    file: `Album/${id}.flac`,
+    title: { value: title, source: { kind: 'manual' } },
+    ...(lyrics ? { lyrics: { value: lyrics, source: { kind: 'manual' } } } : {}),
+  },
+  original: null,
+  readFindings: [],
+});
+
+const titles = async (dir: string) =>
+  (await loadLibrarySession(dir, new FileGrants())).session?.rows.map(
+    (r) => `${r.id}:${r.draft.title?.value}`,
+  );
+
+describe('the library journal', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'courier-journal-'));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('appends an edit as one line naming only the edited row, and loads it applied', async () => {
+    await patchLibrarySession(dir, new FileGrants(), {
+      rows: [row('a', 'One'), row('b', 'Two'), row('c', 'Three')],
+      removed: [],
+    });
+    const before = (await stat(journalPath(dir))).size;
+    await patchLibrarySession(dir, new FileGrants(), { rows: [row('b', 'Deux')], removed: [] });
+    const appended = (await readFile(journalPath(dir), 'utf8')).split('\n').filter(Boolean);
+    expect(appended).toHaveLength(2);
+    expect(appended[1]).toContain('"Deux"');
+    expect(appended[1]).not.toContain('"One"');
+    expect((await stat(journalPath(dir))).size - before).toBe(Buffer.byteLength(appended[1]!) + 1);
+    expect(await titles(dir)).toEqual(['a:One', 'b:Deux', 'c:Three']);
+  });
+
+  it('takes rows out, puts them back in their place and keeps the ignored files', async () => {
+    const grants = new FileGrants();
+    await patchLibrarySession(dir, grants, {
+      rows: [row('a', 'One'), row('b', 'Two'), row('c', 'Three')],
+      removed: [],
+    });
+    await patchLibrarySession(dir, grants, { rows: [], removed: ['b'] });
+    expect(await titles(dir)).toEqual(['a:One', 'c:Three']);
+    await patchLibrarySession(dir, grants, {
+      rows: [row('b', 'Two')],
+      removed: [],
+      order: ['a', 'b', 'c'],
+      ignored: [{ relativePath: 'notes.txt', reason: 'not an audio file' }],
+    });
+    const loaded = await loadLibrarySession(dir, grants);
+    expect(loaded.session?.rows.map((r) => r.id)).toEqual(['a', 'b', 'c']);
+    expect(loaded.session?.ignored).toEqual([
+      { relativePath: 'notes.txt', reason: 'not an audio file' },
+    ]);
+  });
+
+  it('folds the journal into the base once it outgrows it, losing nothing', async () => {
+    const grants = new FileGrants();
+    const lyrics = 'la '.repeat(1500);
+    for (let batch = 0; batch < 6; batch++) {
+      const rows = Array.from({ length: 1000 }, (_, i) =>
+        row(`r${batch * 1000 + i}`, `Track ${batch * 1000 + i}`, lyrics),
+      );
+      await patchLibrarySession(dir, grants, { rows, removed: [] });
+    }
+    // Compaction runs after the save answers; the next save waits for it.
+    await patchLibrarySession(dir, grants, { rows: [row('r0', 'First, edited')], removed: [] });
+    const base = JSON.parse(await readFile(sessionPath(dir), 'utf8')) as {
+      session: { rows: unknown[] };
+      journal: { seq: number };
+    };
+    // Folded at least once, and the journal never grows past its base by more than one save.
+    expect(base.session.rows.length).toBeGreaterThanOrEqual(3000);
+    const onePatch = 1000 * (lyrics.length + 200);
+    expect((await stat(journalPath(dir))).size).toBeLessThan(
+      (await stat(sessionPath(dir))).size + onePatch,
+    );
+    const loaded = (await loadLibrarySession(dir, grants)).session!;
+    expect(loaded.rows).toHaveLength(6000);
+    expect(loaded.rows[0]!.draft.title?.value).toBe('First, edited');
+    expect(loaded.rows[5999]!.draft.title?.value).toBe('Track 5999');
+  });
+
+  it('skips lines the base already holds when a crash left them after a compaction', async () => {
+    const grants = new FileGrants();
+    await patchLibrarySession(dir, grants, {
+      rows: [row('a', 'One'), row('b', 'Two')],
+      removed: [],
+    });
+    await patchLibrarySession(dir, grants, { rows: [row('a', 'Uno')], removed: [] });
+    const stale = await readFile(journalPath(dir), 'utf8');
+    // A shrinking save folds the journal into the base, then empties it.
+    await patchLibrarySession(dir, grants, { rows: [], removed: ['b'] });
+    await patchLibrarySession(dir, grants, { rows: [row('c', 'Three')], removed: [] });
+    const fresh = await readFile(journalPath(dir), 'utf8');
+    // As if the journal had not been emptied before the crash: old lines, then the new one.
+    await writeFile(journalPath(dir), stale + fresh);
+    expect(await titles(dir)).toEqual(['a:Uno', 'c:Three']);
+  });
+
+  it('drops a line cut short by a crash, and the next save starts a line of its own', async () => {
+    const grants = new FileGrants();
+    await patchLibrarySession(dir, grants, { rows: [row('a', 'One')], removed: [] });
+    await appendFile(journalPath(dir), '{"epoch":"x","seq":2,"patch":{"rows":[{"id":"b"');
+    expect(await titles(dir)).toEqual(['a:One']);
+    await patchLibrarySession(dir, grants, { rows: [row('b', 'Two')], removed: [] });
+    expect(await titles(dir)).toEqual(['a:One', 'b:Two']);
+  });
+
+  it('keeps the larger library before Clear, and restores it with the journal folded in', async () => {
+    const grants = new FileGrants();
+    await patchLibrarySession(dir, grants, {
+      rows: [row('a', 'One'), row('b', 'Two')],
+      removed: [],
+    });
+    await patchLibrarySession(dir, grants, { rows: [row('b', 'Deux')], removed: [] });
+    await patchLibrarySession(dir, grants, { rows: [], removed: ['a', 'b'] });
+    const cleared = await loadLibrarySession(dir, grants);
+    expect(cleared.session?.rows).toEqual([]);
+    expect(cleared.previous).toMatchObject({ tracks: 2 });
+    await patchLibrarySession(dir, grants, { rows: [row('z', 'Later')], removed: [] });
+    const restored = await restorePreviousSession(dir, grants);
+    expect(restored.session?.rows.map((r) => r.draft.title?.value)).toEqual(['One', 'Deux']);
+    // The journal of the emptied library went with it into the kept file, not into this one.
+    await patchLibrarySession(dir, grants, { rows: [row('a', 'Uno')], removed: [] });
+    expect(await titles(dir)).toEqual(['a:Uno', 'b:Deux']);
+    const kept = JSON.parse(await readFile(join(dir, 'library', 'session.previous.json'), 'utf8'));
+    expect(kept.session.rows.map((r: SessionRow) => r.id)).toEqual(['z']);
+  });
+});
