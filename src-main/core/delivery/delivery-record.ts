@@ -341,10 +341,15 @@ export class DeliveryStore {
       this.fileOf(id),
     );
     if (stored?.version !== 1) return undefined;
-    // Records written before redaction existed may hold a bearer token: never show it again.
-    const light = redactValue(stored);
-    if (light.journal !== undefined) await this.#replay(light, light.journal);
-    return light;
+    if (stored.journal === undefined) {
+      // Written before journals, maybe before redaction existed: it may hold a bearer token,
+      // never shown again. A record with a journal was redacted as it was written (`save` and
+      // `saveBatch` redact first), and walking every answer of 4,000 requests at each load
+      // would make History wait seconds.
+      return redactValue(stored);
+    }
+    await this.#replay(stored, stored.journal);
+    return stored;
   }
 
   /** Applies each line of the record's journal, in order; a torn last line is ignored. */
@@ -370,7 +375,7 @@ export class DeliveryStore {
         index: batch.index,
         outerIds: batch.outerIds,
         keys: batch.keys,
-        ...redactValue(entry.s),
+        ...entry.s,
       };
     }
   }

@@ -145,7 +145,8 @@ describe.skipIf(missing.length > 0)('records and History', () => {
               attempts: 1,
               sentAt: '2026-01-01T10:00:00.000Z',
               answeredAt: '2026-01-01T10:00:01.000Z',
-              response: { status: 200, body: { count: 25 } },
+              // Versions before redaction kept what the service echoed.
+              response: { status: 200, body: { count: 25, echo: 'Bearer abc.def-123' } },
             }
           : b,
       ),
@@ -158,6 +159,7 @@ describe.skipIf(missing.length > 0)('records and History', () => {
     expect(header?.counts).toEqual({ files: 60, tracks: 60 });
     const loaded = (await fresh.load(id))!;
     expect(loaded.batches.map((b) => b.state)).toEqual(['accepted', 'pending', 'pending']);
+    expect(loaded.batches[0]?.response?.body).toEqual({ count: 25, echo: 'Bearer [redacted]' });
     expect(loaded.files).toHaveLength(60);
 
     const { api, bucket } = connectionTo(sandbox);
@@ -171,7 +173,10 @@ describe.skipIf(missing.length > 0)('records and History', () => {
     expect(json.map((r) => r.tracks)).toEqual([25, 10]);
     const reread = (await new DeliveryStore(home).load(id))!;
     expect(reread.batches.map((b) => b.state)).toEqual(['accepted', 'accepted', 'accepted']);
-    expect(reread.batches[0]?.response).toEqual({ status: 200, body: { count: 25 } });
+    expect(reread.batches[0]?.response).toEqual({
+      status: 200,
+      body: { count: 25, echo: 'Bearer [redacted]' },
+    });
   });
 
   it('lists History from each record’s header: its files and tracks are not read', async () => {
