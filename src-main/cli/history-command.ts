@@ -90,7 +90,7 @@ export const historyCommand: Command = {
       if (values.track !== undefined) return showTrack(record, values.track, values.json, io);
       return showDelivery(record, values.json, io);
     }
-    const records = await store.list();
+    const records = await store.headers();
     if (values.csv) {
       io.out(historyCsv(records).trimEnd());
       return 0;

@@ -1,11 +1,11 @@
 /**
  * The durable record of one delivery: what was planned, each file's and each batch's state and
- * the service's verbatim answers. It is written (atomically) before any network call and after
- * every state change that matters for exactly-once: a batch is `sent` on disk before its request
- * leaves and `accepted` after a 2xx.
+ * the service's verbatim answers. It is written (atomically) before any network call, and every
+ * state change that matters for exactly-once is on disk before the next step: a batch is `sent`
+ * on disk before its request leaves and `accepted` after a 2xx.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { readdir, rm } from 'node:fs/promises';
+import { open, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { readJsonIfExists, writeFileAtomic } from '../files/atomic-file.js';
@@ -114,7 +114,27 @@ export interface DeliveryRecord {
   discard?: string[];
   /** Which heavy part holds files and tracks (`<id>.parts-<n>.json`; absent: `<id>.parts.json`). */
   partsGeneration?: number;
+  /**
+   * Which batch journal continues this file (`<id>.journal-<n>.jsonl`); absent in records written
+   * before journals, which hold every batch state in the main file.
+   */
+  journal?: number;
+  /** How many files and tracks the heavy part holds, so History need not read it. */
+  counts?: { files: number; tracks: number };
   error?: string;
+}
+
+/** A record without its heavy part (files, track bodies): what History and the CLI list. */
+export type DeliveryHeader = Omit<DeliveryRecord, 'files' | 'tracks'> &
+  Partial<Pick<DeliveryRecord, 'files' | 'tracks'>>;
+
+/** How many files and tracks a record (or a header, from its stamped counts) holds. */
+export function countsOf(record: DeliveryHeader): { files: number; tracks: number } {
+  if (!record.files) return record.counts ?? { files: 0, tracks: 0 };
+  return {
+    files: record.files.length,
+    tracks: record.tracks?.reduce((n, b) => n + b.length, 0) ?? record.files.length,
+  };
 }
 
 /** The stable identity of a delivery command, so that re-running it resumes the same record. */
@@ -140,7 +160,7 @@ export function newDeliveryId(now = new Date()): string {
 }
 
 /** Whether a record still has work to do. */
-export function isUnfinished(record: DeliveryRecord): boolean {
+export function isUnfinished(record: DeliveryHeader): boolean {
   return record.state !== 'accepted';
 }
 
@@ -163,28 +183,46 @@ export function retryableKeys(record: DeliveryRecord): Set<string> {
  */
 function redactServerText(record: DeliveryRecord, done: WeakSet<object>): void {
   if (record.error !== undefined) record.error = redactor.redact(record.error);
-  for (const batch of record.batches) {
-    if (batch.error !== undefined) batch.error = redactor.redact(batch.error);
-    if (batch.response && !done.has(batch.response)) {
-      batch.response = redactValue(batch.response);
-      done.add(batch.response);
-    }
-  }
+  for (const batch of record.batches) redactBatch(batch, done);
   for (const file of record.files) {
     if (file.error !== undefined) file.error = redactor.redact(file.error);
   }
 }
 
+function redactBatch(batch: DeliveryBatch, done: WeakSet<object>): void {
+  if (batch.error !== undefined) batch.error = redactor.redact(batch.error);
+  if (batch.response && !done.has(batch.response)) {
+    batch.response = redactValue(batch.response);
+    done.add(batch.response);
+  }
+}
+
+/** What a journal line holds: one batch's whole changing state (the plan part never changes). */
+type BatchState = Omit<DeliveryBatch, 'index' | 'outerIds' | 'keys'>;
+
 /**
- * The store of delivery records under `<dataDir>/deliveries/`. A record is two files: the heavy,
- * rarely changing part (files and track bodies, compact JSON) in `<id>.parts.json`, written
- * first, and the rest (state, batches, responses) in `<id>.json`, rewritten at every batch
- * transition: a 10,000-track delivery does not rewrite megabytes of tracks per batch.
+ * The store of delivery records under `<dataDir>/deliveries/`. A record is up to three files:
+ *
+ * - `<id>.parts.json` (or `.parts-<n>.json`): the heavy, rarely changing part (files and track
+ *   bodies, compact JSON), written first and only when it changes;
+ * - `<id>.json`: the rest (state, counts, batches and answers), rewritten atomically at the
+ *   moments a run starts, changes phase and ends — never per batch;
+ * - `<id>.journal-<n>.jsonl`: each batch transition since that file was written, one line
+ *   appended and fsynced per transition. Its cost is one batch's answer whatever the delivery's
+ *   size, so a 100,000-track delivery persists each batch as cheaply as a 100-track one.
+ *
+ * Loading folds the journal named by the main file into its batches; writing the main file
+ * ("compacting") names a new, empty journal and removes the old one, so a crash between the two
+ * leaves a journal nothing names (ignored). A crash during an append can only cut the last line
+ * short: it is ignored, and the next run compacts before it appends. Records written before
+ * journals (batches in the main file, no `journal`) load as they are.
  */
 export class DeliveryStore {
   readonly dir: string;
   /** The parts file this store last wrote for each record. */
   readonly #partsWritten = new Map<string, string>();
+  /** The journal generation this store last compacted each record to: appends go there. */
+  readonly #compacted = new Map<string, number>();
   /** Answers already redacted: each is walked once, not at every save of its record. */
   readonly #redacted = new WeakSet<object>();
 
@@ -206,13 +244,23 @@ export class DeliveryStore {
     return join(this.dir, generation ? `${id}.parts-${generation}.json` : `${id}.parts.json`);
   }
 
+  /** The batch journal of one record's generation `generation`. */
+  journalOf(id: string, generation: number): string {
+    return join(this.dir, `${id}.journal-${generation}.jsonl`);
+  }
+
   /**
-   * Writes a record atomically (temp + fsync + rename), stamping `updatedAt`. The files and
-   * tracks are rewritten when `full` is set (their states changed) or on this store's first save.
+   * Writes a record atomically (temp + fsync + rename), stamping `updatedAt`, and starts a new
+   * journal for it. The files and tracks are rewritten when `full` is set (their states changed)
+   * or on this store's first save. Costs the size of the batches: call it when a run starts,
+   * changes phase or ends; a batch transition is `saveBatch`.
    */
   async save(record: DeliveryRecord, options: { full?: boolean } = {}): Promise<void> {
     record.updatedAt = new Date().toISOString();
     redactServerText(record, this.#redacted);
+    record.counts = countsOf(record);
+    const previous = record.journal;
+    record.journal = (previous ?? 0) + 1;
     const { files, tracks, ...light } = record;
     const parts = this.partsOf(record.id, record.partsGeneration);
     const written = this.#partsWritten.get(record.id);
@@ -220,23 +268,50 @@ export class DeliveryStore {
       await writeFileAtomic(parts, JSON.stringify({ files, tracks }));
       this.#partsWritten.set(record.id, parts);
     }
-    await writeFileAtomic(this.fileOf(record.id), `${JSON.stringify(light, null, 2)}\n`);
+    try {
+      await writeFileAtomic(this.fileOf(record.id), `${JSON.stringify(light)}\n`);
+    } catch (error) {
+      record.journal = previous;
+      throw error;
+    }
+    this.#compacted.set(record.id, record.journal);
+    if (previous !== undefined) await rm(this.journalOf(record.id, previous), { force: true });
     if (record.partsGeneration && written !== parts) {
       // The generation before this one is no longer pointed at.
       await rm(this.partsOf(record.id, record.partsGeneration - 1), { force: true });
     }
   }
 
+  /**
+   * Records one batch's new state durably: one line appended to the record's journal and
+   * fsynced, whatever the size of the delivery. `sent` is on disk before the request leaves.
+   */
+  async saveBatch(record: DeliveryRecord, batch: DeliveryBatch): Promise<void> {
+    if (record.journal === undefined || this.#compacted.get(record.id) !== record.journal) {
+      // Not written by this store yet (or by another one): start a journal of its own first.
+      await this.save(record);
+    }
+    redactBatch(batch, this.#redacted);
+    const state: Partial<DeliveryBatch> = { ...batch };
+    delete state.index;
+    delete state.outerIds;
+    delete state.keys;
+    const line = `${JSON.stringify({ i: batch.index, s: state as BatchState })}\n`;
+    const handle = await open(this.journalOf(record.id, record.journal!), 'a', 0o600);
+    try {
+      await handle.writeFile(line);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+
   /** Reads one record, or undefined. */
   async load(id: string): Promise<DeliveryRecord | undefined> {
-    const stored = await readJsonIfExists<Omit<DeliveryRecord, 'files' | 'tracks'>>(
-      this.fileOf(id),
-    );
-    if (stored?.version !== 1) return undefined;
-    // Records written before redaction existed may hold a bearer token: never show it again.
-    const light = redactValue(stored);
+    const light = await this.#loadMain(id);
+    if (!light) return undefined;
     const parts = await readJsonIfExists<Pick<DeliveryRecord, 'files' | 'tracks'>>(
-      this.partsOf(id, stored.partsGeneration),
+      this.partsOf(id, light.partsGeneration),
     );
     return {
       ...light,
@@ -245,11 +320,81 @@ export class DeliveryStore {
     };
   }
 
+  /**
+   * Reads one record without its heavy part (files and track bodies are not read): History's
+   * summary. A record written before counts were stamped is read whole once to count them.
+   */
+  async loadHeader(id: string): Promise<DeliveryHeader | undefined> {
+    const light = await this.#loadMain(id);
+    if (!light || light.counts) return light;
+    const whole = await this.load(id);
+    if (!whole) return undefined;
+    const header: DeliveryHeader = { ...whole, counts: countsOf(whole) };
+    delete header.files;
+    delete header.tracks;
+    return header;
+  }
+
+  /** The main file with its journal folded in. */
+  async #loadMain(id: string): Promise<Omit<DeliveryRecord, 'files' | 'tracks'> | undefined> {
+    const stored = await readJsonIfExists<Omit<DeliveryRecord, 'files' | 'tracks'>>(
+      this.fileOf(id),
+    );
+    if (stored?.version !== 1) return undefined;
+    if (stored.journal === undefined) {
+      // Written before journals, maybe before redaction existed: it may hold a bearer token,
+      // never shown again. A record with a journal was redacted as it was written (`save` and
+      // `saveBatch` redact first), and walking every answer of 4,000 requests at each load
+      // would make History wait seconds.
+      return redactValue(stored);
+    }
+    await this.#replay(stored, stored.journal);
+    return stored;
+  }
+
+  /** Applies each line of the record's journal, in order; a torn last line is ignored. */
+  async #replay(light: Omit<DeliveryRecord, 'files' | 'tracks'>, generation: number) {
+    let text: string;
+    try {
+      text = await readFile(this.journalOf(light.id, generation), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      let entry: { i: number; s: BatchState };
+      try {
+        entry = JSON.parse(line) as { i: number; s: BatchState };
+      } catch {
+        continue; // cut short by a crash mid-append: the transition never happened
+      }
+      const batch = light.batches[entry.i];
+      if (!batch) continue;
+      light.batches[entry.i] = {
+        index: batch.index,
+        outerIds: batch.outerIds,
+        keys: batch.keys,
+        ...entry.s,
+      };
+    }
+  }
+
   /** Every record, oldest first. */
   async list(): Promise<DeliveryRecord[]> {
     const records: DeliveryRecord[] = [];
     for await (const record of this.records()) records.push(record);
     return records;
+  }
+
+  /** Every record without its heavy part, oldest first: what History lists. */
+  async headers(): Promise<DeliveryHeader[]> {
+    const headers: DeliveryHeader[] = [];
+    for (const id of await this.ids()) {
+      const header = await this.loadHeader(id).catch(() => undefined);
+      if (header) headers.push(header);
+    }
+    return headers;
   }
 
   /** The id of every record, oldest first (ids sort by time). */
@@ -279,7 +424,8 @@ export class DeliveryStore {
 
   /** The newest unfinished record of this identity, to resume instead of starting over. */
   async findUnfinished(identity: string): Promise<DeliveryRecord | undefined> {
-    const records = await this.list();
-    return records.reverse().find((r) => r.identity === identity && isUnfinished(r));
+    const headers = await this.headers();
+    const found = headers.reverse().find((r) => r.identity === identity && isUnfinished(r));
+    return found && this.load(found.id);
   }
 }

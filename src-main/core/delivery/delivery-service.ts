@@ -462,17 +462,19 @@ export class DeliveryService {
     since: string,
   ): Promise<DeliveryRecord | undefined> {
     const identity = identityOf(request, dir);
-    const records = await this.store.list();
-    return records
+    const headers = await this.store.headers();
+    const found = headers
       .reverse()
       .find(
         (r) => r.identity === identity && r.state === 'accepted' && (r.finishedAt ?? '') >= since,
       );
+    return found && this.store.load(found.id);
   }
 
   /** Every recorded delivery, newest first, as History shows it. */
   async history(): Promise<DeliveryHistoryItem[]> {
-    const [records, nameOf] = await Promise.all([this.store.list(), this.#catalogNames()]);
+    // Headers only: a 100,000-track delivery's files and tracks are not read to list it.
+    const [records, nameOf] = await Promise.all([this.store.headers(), this.#catalogNames()]);
     return records
       .reverse()
       .map((r) => historyItem(r, this.#isRunning(r.id), nameOf(r.profile, r.catalogId)));
@@ -485,7 +487,7 @@ export class DeliveryService {
 
   /** History as CSV (formula-safe). */
   async historyCsv(): Promise<string> {
-    return historyCsv(await this.store.list());
+    return historyCsv(await this.store.headers());
   }
 
   /** What is left of a delivery under its folder in the bucket. */
@@ -649,7 +651,7 @@ export class DeliveryService {
     }
     // Every recorded delivery's folder is taken (a resumed one is not planned again).
     const taken = new Set([
-      ...(await this.store.list())
+      ...(await this.store.headers())
         .filter((r) => r.bucket === profile.bucket.bucket_name)
         .map((r) => r.folder),
       ...extraTaken,

@@ -6,13 +6,14 @@ import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 
 import { formatCsv } from '../model/csv-text.js';
 import { deliveryPrefix } from '../storage/object-key.js';
-import type { DeliveryRecord } from './delivery-record.js';
+import { countsOf, type DeliveryHeader, type DeliveryRecord } from './delivery-record.js';
 import type { DeliverySummary } from './delivery-summary.js';
 
 export type { DeliverySummary };
 
-/** The summary of one record. */
-export function summarize(record: DeliveryRecord): DeliverySummary {
+/** The summary of one record (its header is enough: files and tracks are counted on save). */
+export function summarize(record: DeliveryHeader): DeliverySummary {
+  const counts = countsOf(record);
   return {
     id: record.id,
     state: record.state,
@@ -22,8 +23,8 @@ export function summarize(record: DeliveryRecord): DeliverySummary {
     mode: record.mode,
     folder: record.folder,
     ingestion_id: record.options.ingestion_id,
-    files: record.files.length,
-    tracks: record.tracks?.reduce((n, b) => n + b.length, 0) ?? record.files.length,
+    files: counts.files,
+    tracks: counts.tracks,
     bytes: record.bytes.total,
     bytes_sent: record.bytes.sent,
     batches: record.batches.length,
@@ -40,7 +41,7 @@ export function summarize(record: DeliveryRecord): DeliverySummary {
 }
 
 /** The history as CSV (one row per delivery, header first), formula-safe for spreadsheets. */
-export function historyCsv(records: DeliveryRecord[]): string {
+export function historyCsv(records: DeliveryHeader[]): string {
   const header = Object.keys(summarize(emptyRecord)) as (keyof DeliverySummary)[];
   const rows = records.map(summarize).map((r) => header.map((h) => String(r[h] ?? '')));
   return formatCsv([header, ...rows]);

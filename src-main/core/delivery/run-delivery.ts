@@ -30,6 +30,7 @@ import { UploadQueue } from '../storage/upload-queue.js';
 import { recordNamer } from './delivered-tracks.js';
 import {
   type DeliveryBatch,
+  type DeliveryFile,
   type DeliveryRecord,
   type DeliveryStore,
   retryableKeys,
@@ -249,7 +250,7 @@ export async function runDelivery(args: RunDeliveryArgs): Promise<DeliveryRecord
       batch.attempts++;
       batch.sentAt = new Date().toISOString();
       delete batch.error;
-      await store.save(record); // durable before the request leaves
+      await store.saveBatch(record, batch); // durable before the request leaves
       const tracks = record.tracks?.[batch.index] ?? [];
       emit({ type: 'batch', index: batch.index, state: 'sent', tracks: tracks.length });
       const started = Date.now();
@@ -279,7 +280,7 @@ export async function runDelivery(args: RunDeliveryArgs): Promise<DeliveryRecord
       batch.state = 'accepted';
       batch.answeredAt = new Date().toISOString();
       batch.response = { status: answer.status, body: answer.body };
-      await store.save(record);
+      await store.saveBatch(record, batch);
       await args.ledger?.record(ledgerEntries(record, batch));
       emit({ type: 'batch', index: batch.index, state: 'accepted', tracks: tracks.length });
     }
@@ -304,7 +305,7 @@ export async function runDelivery(args: RunDeliveryArgs): Promise<DeliveryRecord
  */
 export function ledgerEntries(record: DeliveryRecord, batch: DeliveryBatch): LedgerEntry[] {
   const at = batch.answeredAt ?? new Date().toISOString();
-  const fileOf = new Map(record.files.map((f) => [f.key, f]));
+  const fileOf = filesByKey(record.files);
   const audio = (key: string) => {
     const file = fileOf.get(key);
     if (!file) return {};
@@ -335,6 +336,18 @@ export function ledgerEntries(record: DeliveryRecord, batch: DeliveryBatch): Led
       at,
     };
   });
+}
+
+/** Each record's files by key, made once per files list (not once per accepted request). */
+const byKeyCache = new WeakMap<DeliveryFile[], Map<string, DeliveryFile>>();
+
+function filesByKey(files: DeliveryFile[]): Map<string, DeliveryFile> {
+  let map = byKeyCache.get(files);
+  if (!map || map.size !== files.length) {
+    map = new Map(files.map((f) => [f.key, f]));
+    byKeyCache.set(files, map);
+  }
+  return map;
 }
 
 /** Why a run ended with requests unsent: the failed files they wait for. */

@@ -3,7 +3,7 @@
  * (and the throttled progress events that update it), and History's item. Projections of the
  * record and of the run's events, shared by every door.
  */
-import type { DeliveryRecord } from './delivery-record.js';
+import type { DeliveryHeader, DeliveryRecord } from './delivery-record.js';
 import type { DeliveryMode, DeliverySummary } from './delivery-summary.js';
 import { summarize } from './history.js';
 import type { DeliveryEvent } from './run-delivery.js';
@@ -231,7 +231,7 @@ const RETRY_PATHS_SHOWN = 20;
 
 /** A record as History shows it. */
 export function historyItem(
-  record: DeliveryRecord,
+  record: DeliveryHeader,
   running: boolean,
   catalogName: string,
 ): DeliveryHistoryItem {
@@ -248,7 +248,8 @@ export function historyItem(
     requests: record.batches.map((b) => ({
       index: b.index,
       state: b.state,
-      tracks: record.tracks?.[b.index]?.length ?? b.keys.length,
+      // json: one track per outer_id (the header has no track bodies); else one per file.
+      tracks: record.mode === 'json' ? b.outerIds.length : b.keys.length,
       attempts: b.attempts,
       ...(b.response ? { status: b.response.status, body: b.response.body } : {}),
       ...(b.error ? { error: b.error } : {}),

@@ -1,12 +1,15 @@
 import { spawn } from 'node:child_process';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { DeliveryRecord } from '../../../src-main/core/delivery/delivery-record.js';
+import {
+  type DeliveryHeader,
+  DeliveryStore,
+} from '../../../src-main/core/delivery/delivery-record.js';
 import { missingFixtureTools } from '../../support/audio-fixtures.js';
 import { runCli } from '../../support/run-cli.js';
 import { eventually, startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
@@ -31,20 +34,9 @@ async function tree(dir: string): Promise<string[]> {
     .sort();
 }
 
-async function records(home: string): Promise<DeliveryRecord[]> {
-  const dir = join(home, 'deliveries');
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const out: DeliveryRecord[] = [];
-  for (const name of names.filter(
-    (n) => n.endsWith('.json') && !n.endsWith('.parts.json') && !n.startsWith('.'),
-  )) {
-    try {
-      out.push(JSON.parse(await readFile(join(dir, name), 'utf8')) as DeliveryRecord);
-    } catch {
-      // caught mid-rename: the next poll reads it
-    }
-  }
-  return out;
+/** The records on disk as Courier reads them (main file and batch journal folded). */
+async function records(home: string): Promise<DeliveryHeader[]> {
+  return new DeliveryStore(home).headers();
 }
 
 describe.skipIf(missing.length > 0)('courier deliver, upload and history', () => {
