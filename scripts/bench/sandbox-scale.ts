@@ -18,7 +18,7 @@ import { sandboxEntries } from './sandbox-delivery.js';
 /** The figures of one run. */
 export interface SandboxScaleReport {
   entries: number;
-  /** Mean wall time of one 25-entry put (write + fsync), over the first and the last 100 puts. */
+  /** Median wall time of one 25-entry put (write + fsync), over the first and the last 100 puts. */
   putMsPerRequest: { start: number; end: number };
   /** The same for state changes (processing's appends), first and last 100 batches of 25. */
   stateChangeMsPerRequest: { start: number; end: number };
@@ -28,7 +28,9 @@ export interface SandboxScaleReport {
   /** `EntryStore.open` of the full store, and the whole sandbox start on it. */
   openMs: number;
   sandboxStartMs: number;
-  /** Each inspection route's answer, request to parsed JSON, in ms. */
+  /** JS heap the opened store holds (approximate unless node runs with --expose-gc). */
+  storeHeapMiB: number;
+  /** Each inspection route's answer, request to parsed JSON, in ms (median of 3, warmed up). */
   inspectionMs: {
     /** The default answer: the first page (`ENTRY_PAGE_LIMIT` entries). */
     firstPage: number;
@@ -85,8 +87,16 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
   return performance.now() - start;
 }
 
-function mean(values: number[]): number {
-  return values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+/** The middle value: steadier than the mean on a machine shared with other work. */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/** The median of three answers, after one to warm up. */
+async function timedAnswer(run: () => Promise<unknown>): Promise<number> {
+  await run();
+  return median([await timed(run), await timed(run), await timed(run)]);
 }
 
 async function inspect(info: SandboxInfo, token: string, path: string): Promise<unknown> {
@@ -131,9 +141,14 @@ export async function measureSandboxScale(entries: number): Promise<SandboxScale
     await store.close();
     const logMiB = (await stat(join(dataDir, 'entries', `${catalogId}.jsonl`))).size / 2 ** 20;
 
+    const gc = (globalThis as { gc?: () => void }).gc;
+    gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
     const openStart = performance.now();
     const reopened = await EntryStore.open(dataDir, [catalogId]);
     const openMs = performance.now() - openStart;
+    gc?.();
+    const storeHeapMiB = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
     if (reopened.list(catalogId).length !== entries) throw new Error('entries lost on reopen');
     await reopened.close();
 
@@ -153,31 +168,34 @@ export async function measureSandboxScale(entries: number): Promise<SandboxScale
       const token = ((await tokenRes.json()) as { data: { token: string } }).data.token;
       const base = `/sandbox/catalogs/${encodeURIComponent(catalogId)}/entries`;
       const inspectionMs = {
-        firstPage: await timed(() => inspect(info, token, base)),
-        page: await timed(() =>
+        firstPage: await timedAnswer(() => inspect(info, token, base)),
+        page: await timedAnswer(() =>
           inspect(info, token, `${base}?offset=${Math.floor(entries / 2)}&limit=1000`),
         ),
-        byOuterId: await timed(() =>
+        byOuterId: await timedAnswer(() =>
           inspect(info, token, `${base}?outer_id=${entryFor(catalogId, entries - 1, 0).outer_id}`),
         ),
-        countByState: await timed(() => inspect(info, token, `${base}?state=available&limit=0`)),
-        requests: await timed(() => inspect(info, token, '/sandbox/requests')),
-        requestSummary: await timed(() => inspect(info, token, '/sandbox/requests/summary')),
+        countByState: await timedAnswer(() =>
+          inspect(info, token, `${base}?state=available&limit=0`),
+        ),
+        requests: await timedAnswer(() => inspect(info, token, '/sandbox/requests')),
+        requestSummary: await timedAnswer(() => inspect(info, token, '/sandbox/requests/summary')),
       };
       let all: Entry[] = [];
       const allPagesMs = await timed(async () => (all = await sandboxEntries(info, catalogId)));
       if (all.length !== entries) throw new Error('inspection lost entries');
       return {
         entries,
-        putMsPerRequest: { start: mean(puts.slice(0, SAMPLE)), end: mean(puts.slice(-SAMPLE)) },
+        putMsPerRequest: { start: median(puts.slice(0, SAMPLE)), end: median(puts.slice(-SAMPLE)) },
         stateChangeMsPerRequest: {
-          start: mean(changes.slice(0, SAMPLE)),
-          end: mean(changes.slice(-SAMPLE)),
+          start: median(changes.slice(0, SAMPLE)),
+          end: median(changes.slice(-SAMPLE)),
         },
         logRecords,
         logMiB,
         openMs,
         sandboxStartMs,
+        storeHeapMiB,
         inspectionMs,
         inspectionMaxMs: Math.max(...Object.values(inspectionMs)),
         allPagesMs,
@@ -199,7 +217,7 @@ export function formatSandboxScale(report: SandboxScaleReport): string {
     `put (25 entries):       ${ms(report.putMsPerRequest.start)} first ${SAMPLE}, ${ms(report.putMsPerRequest.end)} last ${SAMPLE} (target: flat)`,
     `state change (25):      ${ms(report.stateChangeMsPerRequest.start)} first ${SAMPLE}, ${ms(report.stateChangeMsPerRequest.end)} last ${SAMPLE}`,
     `log:                    ${report.logRecords} records, ${report.logMiB.toFixed(1)} MiB`,
-    `open store:             ${ms(report.openMs)} (sandbox start ${ms(report.sandboxStartMs)})`,
+    `open store:             ${ms(report.openMs)} (sandbox start ${ms(report.sandboxStartMs)}), heap ${report.storeHeapMiB.toFixed(0)} MiB`,
     `inspection:             first page ${ms(i.firstPage)}, page ${ms(i.page)}, by outer_id ${ms(i.byOuterId)}, count by state ${ms(i.countByState)}, requests ${ms(i.requests)}, summary ${ms(i.requestSummary)} (target: < 1000 ms)`,
     `every entry, in pages:  ${ms(report.allPagesMs)}`,
   ].join('\n');
