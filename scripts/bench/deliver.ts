@@ -4,7 +4,7 @@
  * Delivers N (10,000 by default) tiny generated, tagged MP3s in `json` mode to a sandbox started
  * for the run through the one delivery service (as `courier deliver` does): read tags → plan →
  * pre-flight → upload → HeadObject confirm → ingest in batches of 25. The delivery runs in its own child process so its peak RSS is its own. Prints total and per-phase
- * times, requests sent (from the sandbox's /sandbox/requests), token requests (target: one) and
+ * times, requests sent (from the sandbox's /sandbox/requests/summary), token requests (target: one) and
  * peak RSS.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -20,7 +20,7 @@ import {
   generateMasters,
   runChild,
   sandboxInfoOfParent,
-  sandboxRequests,
+  sandboxRequestCounts,
 } from './sandbox-delivery.js';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -91,9 +91,12 @@ async function main(): Promise<void> {
       ['--child', dir, join(work, 'home')],
       sandbox.info,
     );
-    const requests = await sandboxRequests(sandbox.info);
-    const ingestion = requests.filter((r) => r.path.startsWith('/ingestion/')).length;
-    const tokens = requests.filter((r) => r.path === '/oauth/access_tokens/client').length - 1;
+    // Counts, not the request log: the log keeps the last 1,000 requests only.
+    const counts = await sandboxRequestCounts(sandbox.info);
+    const ingestion = Object.entries(counts.by_path)
+      .filter(([path]) => path.startsWith('/ingestion/'))
+      .reduce((sum, [, n]) => sum + n, 0);
+    const tokens = (counts.by_path['/oauth/access_tokens/client'] ?? 0) - 1;
     console.log(
       [
         `tracks:            ${tracks}`,

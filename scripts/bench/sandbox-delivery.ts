@@ -6,7 +6,12 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-import type { Entry, LoggedRequest, SandboxInfo } from '../../src-main/core/sandbox/index.js';
+import type {
+  Entry,
+  LoggedRequest,
+  RequestCounts,
+  SandboxInfo,
+} from '../../src-main/core/sandbox/index.js';
 import { MemorySecretStore } from '../../src-main/core/secrets/secret-store.js';
 import { type CoreServices, createServices } from '../../src-main/core/services.js';
 import {
@@ -111,6 +116,15 @@ export async function runChild<T>(script: string, args: string[], info: SandboxI
 
 /** Asks the sandbox's API for `path` with a fresh token (the token request is logged). */
 async function sandboxApi<T>(info: SandboxInfo, path: string, method = 'GET'): Promise<T> {
+  return (await sandboxAnswer<T>(info, path, method)).data;
+}
+
+/** The whole answer envelope, list fields included. */
+async function sandboxAnswer<T>(
+  info: SandboxInfo,
+  path: string,
+  method = 'GET',
+): Promise<{ data: T; total_size?: number }> {
   const tokenRes = await fetch(`${info.base_url}/oauth/access_tokens/client`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -121,7 +135,7 @@ async function sandboxApi<T>(info: SandboxInfo, path: string, method = 'GET'): P
     method,
     headers: { authorization: `Bearer ${token}` },
   });
-  return ((await res.json()) as { data: T }).data;
+  return (await res.json()) as { data: T; total_size?: number };
 }
 
 /**
@@ -132,12 +146,29 @@ export function sandboxRequests(info: SandboxInfo): Promise<LoggedRequest[]> {
   return sandboxApi(info, '/sandbox/requests');
 }
 
+/**
+ * How many API requests the sandbox received since its log was cleared, by path and status (all
+ * of them, unlike `sandboxRequests`); the token request this call makes is counted.
+ */
+export function sandboxRequestCounts(info: SandboxInfo): Promise<RequestCounts> {
+  return sandboxApi(info, '/sandbox/requests/summary');
+}
+
 /** Empties the sandbox's request log (the token request this call makes included). */
 export async function clearSandboxRequests(info: SandboxInfo): Promise<void> {
   await sandboxApi(info, '/sandbox/requests', 'DELETE');
 }
 
-/** The entries the sandbox holds in `catalogId` (its token request is logged). */
-export function sandboxEntries(info: SandboxInfo, catalogId: string): Promise<Entry[]> {
-  return sandboxApi(info, `/sandbox/catalogs/${encodeURIComponent(catalogId)}/entries`);
+/**
+ * The entries the sandbox holds in `catalogId`, read page by page (each page's token request is
+ * logged).
+ */
+export async function sandboxEntries(info: SandboxInfo, catalogId: string): Promise<Entry[]> {
+  const path = `/sandbox/catalogs/${encodeURIComponent(catalogId)}/entries`;
+  const entries: Entry[] = [];
+  for (;;) {
+    const page = await sandboxAnswer<Entry[]>(info, `${path}?offset=${entries.length}`);
+    entries.push(...page.data);
+    if (page.data.length === 0 || entries.length >= (page.total_size ?? 0)) return entries;
+  }
 }

@@ -1,9 +1,17 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import type { EntryStore } from './entry-store.js';
+import type { EntryQuery, EntryState, EntryStore } from './entry-store.js';
 import { drawFault, type FaultSettings } from './faults.js';
-import { ApiError, envelope, errorEnvelope, readJsonBody, sendJson } from './http-kit.js';
+import {
+  ApiError,
+  badRequest,
+  envelope,
+  errorEnvelope,
+  type ListFields,
+  readJsonBody,
+  sendJson,
+} from './http-kit.js';
 import {
   ingestAudioMapping,
   ingestAudioOnly,
@@ -104,7 +112,7 @@ async function handle(ctx: ApiContext, req: IncomingMessage, res: ServerResponse
   }
 }
 
-type Routed = { status: number; data: unknown; list?: ReturnType<typeof listTags>['list'] };
+type Routed = { status: number; data: unknown; list?: ListFields };
 
 const ROUTES: Record<string, string> = {
   '/oauth/access_tokens/client': 'POST',
@@ -113,6 +121,7 @@ const ROUTES: Record<string, string> = {
   '/ingestion/audio_mapping': 'POST',
   '/ingestion/json': 'POST',
   '/sandbox/requests': 'GET',
+  '/sandbox/requests/summary': 'GET',
 };
 
 async function route(ctx: ApiContext, req: IncomingMessage, ex: Exchange): Promise<Routed> {
@@ -142,7 +151,10 @@ async function route(ctx: ApiContext, req: IncomingMessage, ex: Exchange): Promi
     if (!ctx.catalogIds.has(catalogId)) {
       throw new ApiError(404, 'catalog_not_found', `No catalog with id '${catalogId}'.`);
     }
-    return { status: 200, data: ctx.entries.list(catalogId) };
+    const query = entryQuery(ex.query);
+    const { entries, total } = ctx.entries.page(catalogId, query);
+    const list = { offset: query.offset, limit: query.limit, size: entries.length };
+    return { status: 200, data: entries, list: { ...list, total_size: total } };
   }
   switch (path) {
     case '/lexicology/tags': {
@@ -166,10 +178,65 @@ async function route(ctx: ApiContext, req: IncomingMessage, ex: Exchange): Promi
         ctx.requests.clear();
         return { status: 200, data: [] };
       }
-      return { status: 200, data: ctx.requests.list() };
+      {
+        const data = ctx.requests.list();
+        const { total } = ctx.requests.summary();
+        const list = { offset: total - data.length, limit: data.length, size: data.length };
+        return { status: 200, data, list: { ...list, total_size: total } };
+      }
+    case '/sandbox/requests/summary':
+      return { status: 200, data: ctx.requests.summary() };
     default:
       throw new ApiError(404, 'not_found', `No route ${ex.path}.`);
   }
+}
+
+const STATES: ReadonlySet<string> = new Set<EntryState>([
+  'stored',
+  'analyzing',
+  'analyzed',
+  'available',
+]);
+
+/**
+ * Entries per answer of the inspection route unless `limit` says otherwise, and at most: a whole
+ * page is a few MB of JSON, answered well within a second; a bigger catalog is read in pages.
+ */
+export const ENTRY_PAGE_LIMIT = 10_000;
+
+/** The inspection route's `offset`, `limit`, `state` and `outer_id` parameters. */
+function entryQuery(
+  params: URLSearchParams,
+): EntryQuery & Required<Pick<EntryQuery, 'offset' | 'limit'>> {
+  const number = (name: 'offset' | 'limit', fallback: number, max: number) => {
+    const text = params.get(name);
+    if (text === null) return fallback;
+    if (!/^\d{1,9}$/.test(text) || Number(text) > max) {
+      throw badRequest(
+        'invalid_parameter',
+        `${name} must be an integer from 0 to ${max}, not '${text}'.`,
+        { parameter: name },
+      );
+    }
+    return Number(text);
+  };
+  const query = {
+    offset: number('offset', 0, 999_999_999),
+    limit: number('limit', ENTRY_PAGE_LIMIT, ENTRY_PAGE_LIMIT),
+  } as EntryQuery & Required<Pick<EntryQuery, 'offset' | 'limit'>>;
+  const states = params.getAll('state').flatMap((s) => s.split(','));
+  const unknown = states.find((s) => !STATES.has(s));
+  if (unknown !== undefined) {
+    throw badRequest(
+      'invalid_parameter',
+      `state must be one of ${[...STATES].join(', ')}, not '${unknown}'.`,
+      { parameter: 'state' },
+    );
+  }
+  if (states.length > 0) query.states = new Set(states as EntryState[]);
+  const outerIds = params.getAll('outer_id');
+  if (outerIds.length > 0) query.outerIds = new Set(outerIds);
+  return query;
 }
 
 function safeDecode(text: string): string {

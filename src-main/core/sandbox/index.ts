@@ -19,10 +19,11 @@ import { RequestLog } from './request-log.js';
 import { gateRequestListener } from './s3-gate.js';
 import { TOKEN_LIFETIME_MS, TokenIssuer } from './tokens.js';
 
+export { ENTRY_PAGE_LIMIT } from './api-server.js';
 export type { Entry, EntryState, IngestionMode } from './entry-store.js';
 export { type FaultSettings, faultsFromEnv, NO_FAULTS } from './faults.js';
 export { DEFAULT_TAG_LIMIT, MAX_TAG_LIMIT } from './lexicology.js';
-export type { LoggedRequest } from './request-log.js';
+export type { LoggedRequest, RequestCounts } from './request-log.js';
 export { TOKEN_LIFETIME_MS } from './tokens.js';
 
 /** How to start a sandbox; everything but `dataDir` has a default. */
@@ -192,7 +193,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       (closing ??= (async () => {
         await Promise.all([closeServer(api), closeServer(gate)]);
         await processing.close();
-        await entries.flush();
+        await entries.close();
         await bucket.close();
       })()),
   };

@@ -36,12 +36,9 @@ export class Processing {
 
   /** Starts the schedule and resumes entries left unfinished by a previous run. */
   start(): void {
-    const all = this.entries.all();
-    this.schedule(all.filter((e) => e.state === 'stored'));
+    this.schedule(this.entries.inState('stored'));
     this.finishLater(
-      all
-        .filter((e) => e.state === 'analyzing')
-        .map((e) => [e.catalog_id, e.outer_id, e.updated_at]),
+      this.entries.inState('analyzing').map((e) => [e.catalog_id, e.outer_id, e.updated_at]),
     );
     this.productTimer = setInterval(
       () => this.serially(() => this.computeProducts()),
@@ -105,7 +102,8 @@ export class Processing {
   }
 
   private async computeProducts(): Promise<void> {
-    const ready = this.entries.all().filter((e) => e.state === 'analyzed');
+    // By the store's state index: a product run costs the entries it moves, not the catalog.
+    const ready = this.entries.inState('analyzed');
     if (ready.length === 0) return;
     const runAt = this.now();
     const done = ready.map((e) => ({
@@ -115,8 +113,11 @@ export class Processing {
       tags: tagsFor(e.outer_id),
     }));
     const byCatalog = new Map<string, Entry[]>();
-    for (const entry of done)
-      byCatalog.set(entry.catalog_id, [...(byCatalog.get(entry.catalog_id) ?? []), entry]);
+    for (const entry of done) {
+      const list = byCatalog.get(entry.catalog_id);
+      if (list) list.push(entry);
+      else byCatalog.set(entry.catalog_id, [entry]);
+    }
     for (const [catalogId, list] of byCatalog) {
       await this.bucket.put(
         `csv_outputs/${catalogId}/tags-${runAt}.csv`,
