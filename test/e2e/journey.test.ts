@@ -16,6 +16,7 @@ import { createS3Client } from '../../src-main/core/storage/s3-client.js';
 import { makeTaggedAudio, missingFixtureTools } from '../support/audio-fixtures.js';
 import { artifactPath } from '../support/chromium.js';
 import { E2eApp } from '../support/e2e-app.js';
+import { bucketTarget } from '../support/sandbox.js';
 
 const missing = missingFixtureTools();
 if (missing.length > 0) console.warn(`skipping the journey: missing ${missing.join(', ')}`);
@@ -41,13 +42,7 @@ describe.skipIf(missing.length > 0)('the delivery journey', () => {
   /** How many CSV exports the embedded sandbox's bucket holds under csv_outputs/. */
   async function csvExportCount(): Promise<number> {
     const { bucket } = await app.sandbox();
-    const s3 = createS3Client({
-      endpoint: bucket.endpoint,
-      region: bucket.bucket_region,
-      bucket: bucket.bucket_name,
-      accessKeyId: bucket.access_key_id,
-      secretAccessKey: bucket.secret_access_key,
-    });
+    const s3 = createS3Client(bucketTarget(bucket));
     try {
       const listed = await s3.send(
         new ListObjectsV2Command({ Bucket: bucket.bucket_name, Prefix: 'csv_outputs/' }),

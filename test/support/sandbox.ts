@@ -9,6 +9,7 @@ import {
   type SandboxOptions,
   startSandbox,
 } from '../../src-main/core/sandbox/index.js';
+import type { S3Target } from '../../src-main/core/storage/s3-client.js';
 
 /** A parsed API answer. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- callers check the JSON they get
@@ -16,6 +17,17 @@ export interface ApiAnswer<T = any> {
   status: number;
   headers: Headers;
   body: T;
+}
+
+/** The delivery bucket of a sandbox as the uploader's target (what a connection would give). */
+export function bucketTarget(bucket: SandboxInfo['bucket']): S3Target {
+  return {
+    endpoint: bucket.endpoint,
+    region: bucket.bucket_region,
+    bucket: bucket.bucket_name,
+    accessKeyId: bucket.access_key_id,
+    secretAccessKey: bucket.secret_access_key,
+  };
 }
 
 /** A sandbox started for a test, in its own temp data directory. */

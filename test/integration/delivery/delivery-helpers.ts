@@ -15,10 +15,9 @@ import type { Environment } from '../../../src-main/core/profiles/profile.js';
 import { ProfileStore } from '../../../src-main/core/profiles/profile-store.js';
 import type { SandboxOptions } from '../../../src-main/core/sandbox/index.js';
 import { MemorySecretStore } from '../../../src-main/core/secrets/secret-store.js';
-import type { S3Target } from '../../../src-main/core/storage/s3-client.js';
 import { copyTemplate, makeAudio, writeTags } from '../../support/audio-fixtures.js';
 import { type CliRun, runCli } from '../../support/run-cli.js';
-import { startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
+import { bucketTarget, startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
 
 /** A valid ISRC for track number `i`. */
 export const isrcOf = (i: number) => `GBABC26${String(i).padStart(5, '0')}`;
@@ -56,14 +55,7 @@ export function connectionTo(sandbox: TestSandbox) {
     clientSecret: async () => info.client_secret,
     backoffBaseMs: 20,
   });
-  const bucket: S3Target = {
-    endpoint: info.bucket.endpoint,
-    region: info.bucket.bucket_region,
-    bucket: info.bucket.bucket_name,
-    accessKeyId: info.bucket.access_key_id,
-    secretAccessKey: info.bucket.secret_access_key,
-  };
-  return { api, bucket };
+  return { api, bucket: bucketTarget(info.bucket) };
 }
 
 /** What a delivery is planned from in these tests; the sandbox gives the profile and bucket. */

@@ -22,7 +22,7 @@ import { createS3Client } from '../../../src-main/core/storage/s3-client.js';
 import { missingFixtureTools } from '../../support/audio-fixtures.js';
 import { startHttpProxy, type TestProxy } from '../../support/http-proxy.js';
 import { runCli } from '../../support/run-cli.js';
-import { startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
+import { bucketTarget, startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
 import { makeTestCa, missingOpenssl, type TestCa } from '../../support/test-ca.js';
 import { addProfile, makeHome, makeTaggedTracks } from '../delivery/delivery-helpers.js';
 
@@ -267,13 +267,7 @@ describe.skipIf(missing.length > 0)('corporate networks', () => {
     configureNetwork(envProxyResolver({ HTTPS_PROXY: proxy.url }));
     try {
       const { info } = secure;
-      const s3 = createS3Client({
-        endpoint: info.bucket.endpoint,
-        region: info.bucket.bucket_region,
-        bucket: info.bucket.bucket_name,
-        accessKeyId: info.bucket.access_key_id,
-        secretAccessKey: info.bucket.secret_access_key,
-      });
+      const s3 = createS3Client(bucketTarget(info.bucket));
       const before = proxy.seen.length;
       const key = 'delivery/audio/proxy-check/hello.mp3';
       const body = Buffer.alloc(64 * 1024, 7);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listBucket } from '../../../src-main/core/bucket/bucket-browser.js';
 import { createS3Client, type S3Target } from '../../../src-main/core/storage/s3-client.js';
 import { motoUnavailable, startMoto } from '../../support/s3-peers.js';
-import { startTestSandbox } from '../../support/sandbox.js';
+import { bucketTarget, startTestSandbox } from '../../support/sandbox.js';
 
 /** Keys as a label names its files: a nested folder, `&`, `'`, quotes, spaces, non-ASCII. */
 const KEYS = [
@@ -34,13 +34,7 @@ const peers: Array<{ name: string; skip?: string; start(): Promise<Peer> }> = [
       const { bucket } = sandbox.info;
       return {
         name: 'sandbox',
-        target: {
-          endpoint: bucket.endpoint,
-          region: bucket.bucket_region,
-          bucket: bucket.bucket_name,
-          accessKeyId: bucket.access_key_id,
-          secretAccessKey: bucket.secret_access_key,
-        },
+        target: bucketTarget(bucket),
         stop: () => sandbox.close(),
       };
     },

@@ -13,7 +13,7 @@ import { planDirectoryUpload } from '../../../src-main/core/storage/upload-plan.
 import { UploadQueue } from '../../../src-main/core/storage/upload-queue.js';
 import { startFaultProxy } from '../../support/fault-proxy.js';
 import { peerFactories } from '../../support/s3-peers.js';
-import { startTestSandbox } from '../../support/sandbox.js';
+import { bucketTarget, startTestSandbox } from '../../support/sandbox.js';
 import { makeDataDir, makeTree, sha256File, sha256Object } from './upload-helpers.js';
 
 const FILES = 40;
@@ -44,13 +44,7 @@ const servers: { name: string; skip?: string; start: () => Promise<Peer> }[] = [
       const sandbox = await startTestSandbox();
       const { bucket } = sandbox.info;
       return {
-        target: {
-          endpoint: bucket.endpoint,
-          region: bucket.bucket_region,
-          bucket: bucket.bucket_name,
-          accessKeyId: bucket.access_key_id,
-          secretAccessKey: bucket.secret_access_key,
-        },
+        target: bucketTarget(bucket),
         stop: () => sandbox.close(),
       };
     },
