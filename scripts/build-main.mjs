@@ -23,7 +23,9 @@ const results = await Promise.all([
     outfile: 'dist/main/main.cjs',
     // Core is ESM and resolves packages it loads at run time (s3rver for the embedded sandbox)
     // from `import.meta.url`; in the CommonJS bundle that is the bundle's own file URL.
-    define: { 'import.meta.url': '__courierBundleUrl' },
+    // `import.meta.resolve` is only called on the path that runs from the TypeScript sources
+    // (worker-lanes.ts), never in the bundle: it is defined away, not left empty with a warning.
+    define: { 'import.meta.url': '__courierBundleUrl', 'import.meta.resolve': 'undefined' },
     banner: {
       js: "const __courierBundleUrl = require('node:url').pathToFileURL(__filename).href;",
     },

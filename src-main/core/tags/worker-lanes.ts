@@ -5,8 +5,6 @@
  * thread. A worker is a module beside this one that calls `serveChunks`: `<name>.ts` run from the
  * sources, `<name>.js` beside the CLI's bundle (scripts/courier.mjs builds each one there).
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { parentPort, Worker } from 'node:worker_threads';
 
 /** The worker modules, each built beside the CLI's bundle. */
@@ -42,10 +40,7 @@ export interface ChunkWorker<I, O, P> {
 function createWorker(name: WorkerName): Worker {
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, import.meta.url));
   // Run from sources, a worker must register tsx itself: Node 20 gives workers no loader hooks.
-  // (createRequire rather than import.meta.resolve, which the app's CommonJS bundle lacks.)
-  const tsx = JSON.stringify(
-    pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href,
-  );
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   const entry = JSON.stringify(new URL(`./${name}.ts`, import.meta.url).href);
   return new Worker(`import(${tsx}).then((tsx) => { tsx.register(); return import(${entry}); })`, {
     eval: true,

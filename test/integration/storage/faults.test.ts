@@ -78,7 +78,10 @@ for (const factory of peerFactories()) {
           'Faults',
         );
         const result = await report;
-        expect(result.files.map((f) => f.status)).toEqual(['uploaded', 'uploaded', 'uploaded']);
+        expect(
+          result.files.map((f) => f.status),
+          JSON.stringify(result.files),
+        ).toEqual(['uploaded', 'uploaded', 'uploaded']);
         for (const rel of Object.keys(sizes)) {
           expect(await sha256Object(peer.target, deliveryKey('Faults', rel))).toBe(
             await sha256File(paths[rel as keyof typeof sizes]!),
