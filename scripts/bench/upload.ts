@@ -67,6 +67,10 @@ async function child(): Promise<void> {
     folder: folder!,
     dataDir: process.env.COURIER_HOME!,
     target,
+    // BENCH_CONCURRENCY tries another number of transfers in flight (default: Courier's 8).
+    ...(process.env.BENCH_CONCURRENCY
+      ? { options: { concurrency: Number(process.env.BENCH_CONCURRENCY) } }
+      : {}),
   });
   const seconds = (performance.now() - started) / 1000;
   lag.disable();

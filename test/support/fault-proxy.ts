@@ -37,6 +37,8 @@ export async function startFaultProxy(options: {
   rate?: number;
   max?: Partial<Record<Fault, number>>;
   deny?: RegExp;
+  /** Loses the answer of the first request this matches (`METHOD path?query`), once. */
+  loseAnswerOf?: RegExp;
   /** Rewrites the ETag of PUT answers (an S3-compatible store whose ETag isn't the MD5). */
   putEtag?: (etag: string) => string;
 }): Promise<{
@@ -119,7 +121,11 @@ export async function startFaultProxy(options: {
       });
       return;
     }
-    const fault = pick(Number(req.headers['content-length'] ?? 0) > MIDWAY * 2);
+    let fault = pick(Number(req.headers['content-length'] ?? 0) > MIDWAY * 2);
+    if (options.loseAnswerOf?.test(`${req.method} ${decodeURIComponent(req.url ?? '')}`)) {
+      options.loseAnswerOf = undefined;
+      fault = 'reset-after-upstream';
+    }
     if (fault) counts[fault]++;
     switch (fault) {
       case 'reset': {

@@ -583,9 +583,10 @@ async function uploadMultipart(
     return etagOf(completed.ETag);
   } catch (error) {
     const expired = classifyFailure(error) === 'no-such-upload';
-    if (!expired && !trusting) throw error;
-    // A Complete that worked but whose answer was lost (or never journaled) finds the upload
-    // gone: the object is there if its size and checksum (ETag) match the local file.
+    if (ctx.signal.aborted) throw error;
+    // A Complete that worked but whose answer was lost (a reset after the server did it, or a
+    // crash before the journal) finds the upload gone: NoSuchUpload on S3, a 500 on s3rver. The
+    // object is there if its size and checksum (ETag) match the local file.
     const etag = await matchingObject(ctx, key, localPath, size, partSize);
     if (etag !== undefined) return etag;
     if (!expired) throw error;

@@ -99,6 +99,36 @@ for (const factory of peerFactories()) {
       }
     });
 
+    it('finds the object in place when the answer to its CompleteMultipartUpload is lost', async () => {
+      // The server completes the upload; the client never hears it and sends Complete again,
+      // which finds the upload gone (NoSuchUpload, or a 500 on s3rver).
+      const proxy = await startFaultProxy({
+        upstream: peer.target.endpoint!,
+        loseAnswerOf: /^POST .*uploadId=/,
+      });
+      try {
+        const sizes = { 'long.wav': 5 * TEST_PART + 7 };
+        const { dir, paths } = await makeTree(sizes);
+        const { report } = await run(
+          { ...peer.target, endpoint: proxy.url },
+          await makeDataDir(),
+          dir,
+          'Lost complete',
+        );
+        const result = await report;
+        expect(proxy.counts['reset-after-upstream']).toBe(1);
+        expect(
+          result.files.map((f) => f.status),
+          JSON.stringify(result.files),
+        ).toEqual(['uploaded']);
+        expect(await sha256Object(peer.target, deliveryKey('Lost complete', 'long.wav'))).toBe(
+          await sha256File(paths['long.wav']!),
+        );
+      } finally {
+        await proxy.stop();
+      }
+    });
+
     it('fails a read-only key with AccessDenied and still uploads the others', async () => {
       const proxy = await startFaultProxy({ upstream: peer.target.endpoint!, deny: /locked/ });
       try {
