@@ -1,5 +1,5 @@
 /**
- * `npm run bench:upload [-- --small] [-- --server moto|s3rver|both] [-- --rounds R]
+ * `npm run bench:upload [-- --small] [-- --server moto|s3rver|sandbox|both] [-- --rounds R]
  *  [-- --files N --mib M]`
  *
  * Uploads the same generated data (40 random files, 2 GiB by default; `--small`: 8 files,
@@ -26,7 +26,17 @@ const MiB = 1024 * 1024;
 const BUCKET = 'courier-bench';
 const ACCESS = { moto: ['bench-key', 'bench-secret'], s3rver: ['S3RVER', 'S3RVER'] } as const;
 
-type ServerName = 'moto' | 's3rver';
+type ServerName = 'moto' | 's3rver' | 'sandbox';
+
+/** A running S3 server and how to reach its bucket. */
+interface Server {
+  proc: ChildProcess;
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+}
 
 interface ChildResult {
   ok: boolean;
@@ -47,8 +57,8 @@ async function child(): Promise<void> {
   const [dir, folder] = process.argv.slice(process.argv.indexOf('--child') + 1);
   const target = {
     endpoint: process.env.S3_ENDPOINT,
-    region: 'us-east-1',
-    bucket: BUCKET,
+    region: process.env.S3_REGION!,
+    bucket: process.env.S3_BUCKET!,
     accessKeyId: process.env.S3_ACCESS_KEY_ID!,
     secretAccessKey: process.env.S3_SECRET_ACCESS_KEY!,
   };
@@ -56,7 +66,7 @@ async function child(): Promise<void> {
   // done before any upload starts; the lag measured is the upload's own.
   const warm = createS3Client(target);
   await warm
-    .send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'delivery/audio/warm-up' }))
+    .send(new HeadObjectCommand({ Bucket: target.bucket, Key: 'delivery/audio/warm-up' }))
     .catch(() => undefined);
   warm.destroy();
   const lag = monitorEventLoopDelay({ resolution: 10 });
@@ -122,8 +132,51 @@ async function waitForHttp(url: string, proc: ChildProcess): Promise<void> {
   }
 }
 
-async function startServer(name: ServerName, port: number, scratch: string): Promise<ChildProcess> {
+async function startServer(name: ServerName, port: number, scratch: string): Promise<Server> {
   const endpoint = `http://127.0.0.1:${port}`;
+  if (name === 'sandbox') {
+    // The sandbox's own bucket: s3rver behind its policy gate, as `courier sandbox` serves it.
+    const proc = spawn(
+      process.execPath,
+      [
+        'scripts/courier.mjs',
+        'sandbox',
+        '--data',
+        join(scratch, 'sandbox'),
+        '--s3-port',
+        String(port),
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
+        cwd: fileURLToPath(new URL('../../', import.meta.url)),
+      },
+    );
+    const line = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      proc.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('\n')) resolve(out.split('\n')[0]!);
+      });
+      proc.on('exit', (code) => reject(new Error(`courier sandbox exited (${code})`)));
+    });
+    const { bucket } = JSON.parse(line) as {
+      bucket: {
+        bucket_name: string;
+        bucket_region: string;
+        endpoint: string;
+        access_key_id: string;
+        secret_access_key: string;
+      };
+    };
+    return {
+      proc,
+      endpoint: bucket.endpoint,
+      bucket: bucket.bucket_name,
+      region: bucket.bucket_region,
+      accessKeyId: bucket.access_key_id,
+      secretAccessKey: bucket.secret_access_key,
+    };
+  }
   let proc: ChildProcess;
   if (name === 'moto') {
     proc = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
@@ -137,8 +190,8 @@ async function startServer(name: ServerName, port: number, scratch: string): Pro
     proc = spawn(process.execPath, ['-e', code], { stdio: 'ignore', cwd: process.cwd() });
   }
   await waitForHttp(endpoint, proc);
+  const [accessKeyId, secretAccessKey] = ACCESS[name];
   if (name === 'moto') {
-    const [accessKeyId, secretAccessKey] = ACCESS.moto;
     const client = new S3Client({
       endpoint,
       region: 'us-east-1',
@@ -148,7 +201,7 @@ async function startServer(name: ServerName, port: number, scratch: string): Pro
     await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
     client.destroy();
   }
-  return proc;
+  return { proc, endpoint, bucket: BUCKET, region: 'us-east-1', accessKeyId, secretAccessKey };
 }
 
 function run(
@@ -195,12 +248,11 @@ let childScript: string | undefined;
 
 async function courierOnce(
   name: ServerName,
-  endpoint: string,
+  server: Server,
   dataDir: string,
   scratch: string,
   round: number,
 ) {
-  const [accessKeyId, secretAccessKey] = ACCESS[name];
   const courier = await run(
     process.execPath,
     [
@@ -214,9 +266,11 @@ async function courierOnce(
     {
       ...process.env,
       COURIER_HOME: await mkdtemp(join(scratch, 'home-')),
-      S3_ENDPOINT: endpoint,
-      S3_ACCESS_KEY_ID: accessKeyId,
-      S3_SECRET_ACCESS_KEY: secretAccessKey,
+      S3_ENDPOINT: server.endpoint,
+      S3_BUCKET: server.bucket,
+      S3_REGION: server.region,
+      S3_ACCESS_KEY_ID: server.accessKeyId,
+      S3_SECRET_ACCESS_KEY: server.secretAccessKey,
     },
   );
   const result = JSON.parse(courier.stdout.trim().split('\n').at(-1)!) as ChildResult;
@@ -226,28 +280,27 @@ async function courierOnce(
 
 async function awsOnce(
   name: ServerName,
-  endpoint: string,
+  server: Server,
   dataDir: string,
   round: number,
 ): Promise<number> {
-  const [accessKeyId, secretAccessKey] = ACCESS[name];
   const aws = await run(
     'aws',
     [
       's3',
       'cp',
       dataDir,
-      `s3://${BUCKET}/delivery/audio/bench-awscli-${name}-${round}/`,
+      `s3://${server.bucket}/delivery/audio/bench-awscli-${name}-${round}/`,
       '--recursive',
       '--only-show-errors',
       '--endpoint-url',
-      endpoint,
+      server.endpoint,
     ],
     {
       ...process.env,
-      AWS_ACCESS_KEY_ID: accessKeyId,
-      AWS_SECRET_ACCESS_KEY: secretAccessKey,
-      AWS_DEFAULT_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: server.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: server.secretAccessKey,
+      AWS_DEFAULT_REGION: server.region,
       AWS_CONFIG_FILE: '/dev/null',
       AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
       // Same integrity mode as Courier (and s3rver can't read aws-chunked trailers).
@@ -275,18 +328,17 @@ async function benchServer(
   rounds: number,
 ): Promise<void> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const endpoint = `http://127.0.0.1:${port}`;
   const server = await startServer(name, port, scratch);
   try {
     const courier: Awaited<ReturnType<typeof courierOnce>>[] = [];
     const aws: number[] = [];
     for (let round = 1; round <= rounds; round++) {
       if (round % 2) {
-        courier.push(await courierOnce(name, endpoint, dataDir, scratch, round));
-        aws.push(await awsOnce(name, endpoint, dataDir, round));
+        courier.push(await courierOnce(name, server, dataDir, scratch, round));
+        aws.push(await awsOnce(name, server, dataDir, round));
       } else {
-        aws.push(await awsOnce(name, endpoint, dataDir, round));
-        courier.push(await courierOnce(name, endpoint, dataDir, scratch, round));
+        aws.push(await awsOnce(name, server, dataDir, round));
+        courier.push(await courierOnce(name, server, dataDir, scratch, round));
       }
     }
     const mib = totalBytes / MiB;
@@ -310,7 +362,7 @@ async function benchServer(
       ].join('\n'),
     );
   } finally {
-    server.kill('SIGTERM');
+    server.proc.kill('SIGTERM');
   }
 }
 
