@@ -11,7 +11,9 @@
  *   with the requests already recorded), and what one rewrite of the whole record costs;
  * - each process's peak RSS;
  * - History (`DeliveryService.history()`) and Transfers (`active()`) opened during and after the
- *   delivery, serialised as the IPC sends them;
+ *   delivery, serialised as the IPC sends them; and History's list on its own over one record of
+ *   that many requests: its bytes, main's time to build it, the renderer's to parse it (it must
+ *   not carry the requests' answers, fetched when a delivery is opened);
  * - how long the resume takes to plan (from `start` to the run under way).
  *
  * Masters are generated once under `/tmp/courier-scale-masters-<tracks>` and reused. Run it
@@ -73,6 +75,8 @@ export interface DeliveryScaleReport {
   peakRssMb: { killed: number; resumed: number };
   historyOpenMs: { during: number; after: number };
   transfersOpenMs: { during: number; after: number };
+  /** History's list on its own over one delivery of this many requests (`measureHistoryList`). */
+  historyList: HistoryListReport;
   /** From the resumed `start` to the run under way: find the record, check files, snapshot. */
   resumePlanMs: number;
   /** Seconds from the first start to the end (kill and restart included). */
@@ -313,6 +317,9 @@ export interface HistoryListReport {
   /** Median ms: main builds the list and serialises it; the renderer parses it. */
   listMs: number;
   parseMs: number;
+  /** Opening the delivery: its first page of 100 requests with their answers, bytes and ms. */
+  detailBytes: number;
+  detailMs: number;
 }
 
 /**
@@ -340,11 +347,23 @@ export async function measureHistoryList(batches: number): Promise<HistoryListRe
       list.push(await timed(async () => (text = JSON.stringify(await service.history()))));
       parse.push(await timed(() => JSON.parse(text)));
     }
+    const listBytes = Buffer.byteLength(text);
+    const detail: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      detail.push(
+        await timed(async () => {
+          text = JSON.stringify(await service.detail(record.id, { limit: 100 }));
+          JSON.parse(text);
+        }),
+      );
+    }
     return {
       batches,
-      listBytes: Buffer.byteLength(text),
+      listBytes,
       listMs: median(list),
       parseMs: median(parse),
+      detailBytes: Buffer.byteLength(text),
+      detailMs: median(detail),
     };
   } finally {
     await rm(home, { recursive: true, force: true });
@@ -402,7 +421,9 @@ export async function measureDeliveryScale(
     });
     if (!final) throw new Error(`the resuming process exited ${code} without a report`);
     const logged = await sandboxRequests(sandbox.info);
-    const persistAlone = await measurePersistence(final.requestsPlanned ?? Math.ceil(tracks / 25));
+    const planned = final.requestsPlanned ?? Math.ceil(tracks / 25);
+    const persistAlone = await measurePersistence(planned);
+    const historyList = await measureHistoryList(planned);
     return {
       tracks,
       requestsPlanned: final.requestsPlanned ?? 0,
@@ -423,6 +444,7 @@ export async function measureDeliveryScale(
       peakRssMb: { killed: half.maxRssMiB, resumed: final.maxRssMiB },
       historyOpenMs: { during: half.historyOpenMs, after: final.historyOpenMs },
       transfersOpenMs: { during: half.transfersOpenMs, after: final.transfersOpenMs },
+      historyList,
       resumePlanMs: final.resumePlanMs ?? 0,
       totalSeconds: (performance.now() - started) / 1000,
     };
@@ -444,6 +466,7 @@ export function deliveryScaleText(r: DeliveryScaleReport): string {
     `peak RSS:             ${r.peakRssMb.killed.toFixed(0)} MiB (killed), ${r.peakRssMb.resumed.toFixed(0)} MiB (resumed)`,
     `History opens in:     ${ms(r.historyOpenMs.during)} during, ${ms(r.historyOpenMs.after)} after`,
     `Transfers opens in:   ${ms(r.transfersOpenMs.during)} during, ${ms(r.transfersOpenMs.after)} after`,
+    `History's list:       ${r.historyList.listBytes} bytes for ${r.historyList.batches} requests, built in ${ms(r.historyList.listMs)}, parsed in ${ms(r.historyList.parseMs)}; a delivery opened: ${r.historyList.detailBytes} bytes in ${ms(r.historyList.detailMs)}`,
     `resume plans in:      ${ms(r.resumePlanMs)}`,
   ].join('\n');
 }
