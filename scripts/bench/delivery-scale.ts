@@ -11,7 +11,9 @@
  *   with the requests already recorded), and what one rewrite of the whole record costs;
  * - each process's peak RSS;
  * - History (`DeliveryService.history()`) and Transfers (`active()`) opened during and after the
- *   delivery, serialised as the IPC sends them;
+ *   delivery, serialised as the IPC sends them; and History's list on its own over one record of
+ *   that many requests: its bytes, main's time to build it, the renderer's to parse it (it must
+ *   not carry the requests' answers, fetched when a delivery is opened);
  * - how long the resume takes to plan (from `start` to the run under way).
  *
  * Masters are generated once under `/tmp/courier-scale-masters-<tracks>` and reused. Run it
@@ -31,6 +33,7 @@ import {
 } from '../../src-main/core/delivery/delivery-record.js';
 import { DeliveryService } from '../../src-main/core/delivery/delivery-service.js';
 import { startSandbox } from '../../src-main/core/sandbox/index.js';
+import { createServices } from '../../src-main/core/services.js';
 import {
   BENCH_PROFILE,
   benchServices,
@@ -72,6 +75,8 @@ export interface DeliveryScaleReport {
   peakRssMb: { killed: number; resumed: number };
   historyOpenMs: { during: number; after: number };
   transfersOpenMs: { during: number; after: number };
+  /** History's list on its own over one delivery of this many requests (`measureHistoryList`). */
+  historyList: HistoryListReport;
   /** From the resumed `start` to the run under way: find the record, check files, snapshot. */
   resumePlanMs: number;
   /** Seconds from the first start to the end (kill and restart included). */
@@ -221,6 +226,62 @@ function startChild(
   });
 }
 
+/** A json record of `batches` requests of 25 tracks, every one pending (no files: none are read). */
+function benchRecord(home: string, batches: number, id = 'persist'): DeliveryRecord {
+  return {
+    version: 1,
+    id,
+    identity: id,
+    state: 'ingesting',
+    profile: 'Bench',
+    environment: 'development',
+    bucket: 'bench',
+    catalogId: 'catalog',
+    mode: 'json',
+    dir: home,
+    folder: 'bench',
+    options: {
+      ingestion_id: 'bench',
+      overwrite_audio_file: true,
+      delete_delivered_file: true,
+      media_fetch_type: 's3',
+    },
+    files: [],
+    batches: Array.from({ length: batches }, (_, index) => ({
+      index,
+      outerIds: Array.from({ length: 25 }, (_, j) => `GBABC2${String(index * 25 + j)}`),
+      keys: Array.from({ length: 25 }, (_, j) => `delivery/audio/bench/${index}/${j}.mp3`),
+      state: 'pending',
+      attempts: 0,
+    })),
+    createdAt: '',
+    updatedAt: '',
+    runs: 1,
+    durations: { uploadMs: 0, confirmMs: 0, ingestMs: 0 },
+    bytes: { total: 0, sent: 0 },
+  } as DeliveryRecord;
+}
+
+/** Marks one batch accepted with an answer the size of the sandbox's (25 entries). */
+function accept(batch: DeliveryRecord['batches'][number]): void {
+  batch.state = 'accepted';
+  batch.answeredAt = new Date().toISOString();
+  batch.response = {
+    status: 200,
+    body: {
+      ingestion_id: 'bench',
+      catalog_id: 'catalog',
+      mode: 'json',
+      count: 25,
+      entries: batch.outerIds.map((outer_id) => ({
+        outer_id,
+        state: 'stored',
+        audio_key: `catalogs/catalog/${outer_id}/audio.mp3`,
+      })),
+    },
+  };
+}
+
 /**
  * Persists `batches` requests' `sent` and `accepted` (with a 25-entry answer) through a
  * `DeliveryStore` on its own, and gives the median ms per request of the first and last 50.
@@ -229,38 +290,7 @@ export async function measurePersistence(batches: number): Promise<{ start: numb
   const home = await mkdtemp(join(tmpdir(), 'courier-bench-persist-'));
   try {
     const store = new DeliveryStore(home);
-    const record = {
-      version: 1,
-      id: 'persist',
-      identity: 'persist',
-      state: 'ingesting',
-      profile: 'Bench',
-      environment: 'development',
-      bucket: 'bench',
-      catalogId: 'catalog',
-      mode: 'json',
-      dir: home,
-      folder: 'bench',
-      options: {
-        ingestion_id: 'bench',
-        overwrite_audio_file: true,
-        delete_delivered_file: true,
-        media_fetch_type: 's3',
-      },
-      files: [],
-      batches: Array.from({ length: batches }, (_, index) => ({
-        index,
-        outerIds: Array.from({ length: 25 }, (_, j) => `GBABC2${String(index * 25 + j)}`),
-        keys: Array.from({ length: 25 }, (_, j) => `delivery/audio/bench/${index}/${j}.mp3`),
-        state: 'pending',
-        attempts: 0,
-      })),
-      createdAt: '',
-      updatedAt: '',
-      runs: 1,
-      durations: { uploadMs: 0, confirmMs: 0, ingestMs: 0 },
-      bytes: { total: 0, sent: 0 },
-    } as DeliveryRecord;
+    const record = benchRecord(home, batches);
     await store.save(record);
     const per: number[] = [];
     for (const batch of record.batches) {
@@ -269,26 +299,72 @@ export async function measurePersistence(batches: number): Promise<{ start: numb
       batch.attempts++;
       batch.sentAt = new Date().toISOString();
       await store.saveBatch(record, batch);
-      batch.state = 'accepted';
-      batch.answeredAt = new Date().toISOString();
-      batch.response = {
-        status: 200,
-        body: {
-          ingestion_id: 'bench',
-          catalog_id: 'catalog',
-          mode: 'json',
-          count: 25,
-          entries: batch.outerIds.map((outer_id) => ({
-            outer_id,
-            state: 'stored',
-            audio_key: `catalogs/catalog/${outer_id}/audio.mp3`,
-          })),
-        },
-      };
+      accept(batch);
       await store.saveBatch(record, batch);
       per.push(performance.now() - started);
     }
     return { start: median(per.slice(0, SAMPLE)), end: median(per.slice(-SAMPLE)) };
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+/** What opening History costs over one delivery of many requests (`measureHistoryList`). */
+export interface HistoryListReport {
+  batches: number;
+  /** Bytes of History's list as the IPC sends it (JSON). */
+  listBytes: number;
+  /** Median ms: main builds the list and serialises it; the renderer parses it. */
+  listMs: number;
+  parseMs: number;
+  /** Opening the delivery: its first page of 100 requests with their answers, bytes and ms. */
+  detailBytes: number;
+  detailMs: number;
+}
+
+/**
+ * Records one accepted delivery of `batches` requests (half the answers compacted into the main
+ * file, half in its journal, as a run leaves them) and times History's list over it: built and
+ * serialised by main as the IPC sends it, and parsed as the renderer receives it.
+ */
+export async function measureHistoryList(batches: number): Promise<HistoryListReport> {
+  const home = await mkdtemp(join(tmpdir(), 'courier-bench-history-'));
+  try {
+    const store = new DeliveryStore(home);
+    const record = benchRecord(home, batches, '20260101-000000-abcdef');
+    const half = Math.floor(batches / 2);
+    for (const batch of record.batches.slice(0, half)) accept(batch);
+    await store.save(record);
+    for (const batch of record.batches.slice(half)) {
+      accept(batch);
+      await store.saveBatch(record, batch);
+    }
+    const service = new DeliveryService(createServices({ COURIER_HOME: home }), {}, 'bench');
+    const list: number[] = [];
+    const parse: number[] = [];
+    let text = '';
+    for (let i = 0; i < 5; i++) {
+      list.push(await timed(async () => (text = JSON.stringify(await service.history()))));
+      parse.push(await timed(() => JSON.parse(text)));
+    }
+    const listBytes = Buffer.byteLength(text);
+    const detail: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      detail.push(
+        await timed(async () => {
+          text = JSON.stringify(await service.detail(record.id, { limit: 100 }));
+          JSON.parse(text);
+        }),
+      );
+    }
+    return {
+      batches,
+      listBytes,
+      listMs: median(list),
+      parseMs: median(parse),
+      detailBytes: Buffer.byteLength(text),
+      detailMs: median(detail),
+    };
   } finally {
     await rm(home, { recursive: true, force: true });
   }
@@ -345,7 +421,9 @@ export async function measureDeliveryScale(
     });
     if (!final) throw new Error(`the resuming process exited ${code} without a report`);
     const logged = await sandboxRequests(sandbox.info);
-    const persistAlone = await measurePersistence(final.requestsPlanned ?? Math.ceil(tracks / 25));
+    const planned = final.requestsPlanned ?? Math.ceil(tracks / 25);
+    const persistAlone = await measurePersistence(planned);
+    const historyList = await measureHistoryList(planned);
     return {
       tracks,
       requestsPlanned: final.requestsPlanned ?? 0,
@@ -366,6 +444,7 @@ export async function measureDeliveryScale(
       peakRssMb: { killed: half.maxRssMiB, resumed: final.maxRssMiB },
       historyOpenMs: { during: half.historyOpenMs, after: final.historyOpenMs },
       transfersOpenMs: { during: half.transfersOpenMs, after: final.transfersOpenMs },
+      historyList,
       resumePlanMs: final.resumePlanMs ?? 0,
       totalSeconds: (performance.now() - started) / 1000,
     };
@@ -387,6 +466,7 @@ export function deliveryScaleText(r: DeliveryScaleReport): string {
     `peak RSS:             ${r.peakRssMb.killed.toFixed(0)} MiB (killed), ${r.peakRssMb.resumed.toFixed(0)} MiB (resumed)`,
     `History opens in:     ${ms(r.historyOpenMs.during)} during, ${ms(r.historyOpenMs.after)} after`,
     `Transfers opens in:   ${ms(r.transfersOpenMs.during)} during, ${ms(r.transfersOpenMs.after)} after`,
+    `History's list:       ${r.historyList.listBytes} bytes for ${r.historyList.batches} requests, built in ${ms(r.historyList.listMs)}, parsed in ${ms(r.historyList.parseMs)}; a delivery opened: ${r.historyList.detailBytes} bytes in ${ms(r.historyList.detailMs)}`,
     `resume plans in:      ${ms(r.resumePlanMs)}`,
   ].join('\n');
 }
@@ -395,6 +475,9 @@ if (process.argv.includes('--scale-child')) await child();
 else if (process.argv.includes('--persist-only')) {
   const at = process.argv.indexOf('--batches');
   console.log(JSON.stringify(await measurePersistence(Number(process.argv[at + 1] ?? 4000))));
+} else if (process.argv.includes('--history-only')) {
+  const at = process.argv.indexOf('--batches');
+  console.log(JSON.stringify(await measureHistoryList(Number(process.argv[at + 1] ?? 4000))));
 } else if (process.argv[1] === SELF) {
   const at = process.argv.indexOf('--tracks');
   const tracks = Number(at >= 0 ? process.argv[at + 1] : 10_000);

@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 
-import { deliveryModes } from '../core/delivery/delivery-summary.js';
+import { deliveryModes, DETAIL_PAGE_MAX } from '../core/delivery/delivery-summary.js';
 import { LibraryPatchSchema } from '../core/library/library-patch.js';
 import {
   DeliveryRulesSchema,
@@ -224,7 +224,19 @@ export const operations = {
     }),
   },
   cancelDelivery: { channel: 'deliveries:cancel', request: v.strictObject({ id: deliveryId }) },
+  /** History's list: one small item per delivery (no request, no answer). */
   listDeliveries: { channel: 'deliveries:list', request: v.strictObject({}) },
+  /** One delivery opened in History: its retries and a page of its requests with the answers. */
+  deliveryDetail: {
+    channel: 'deliveries:detail',
+    request: v.strictObject({
+      id: deliveryId,
+      offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1_000_000))),
+      limit: v.optional(
+        v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(DETAIL_PAGE_MAX)),
+      ),
+    }),
+  },
   activeDeliveries: { channel: 'deliveries:active', request: v.strictObject({}) },
   unfinishedDeliveries: { channel: 'deliveries:unfinished', request: v.strictObject({}) },
   exportDeliveriesCsv: { channel: 'deliveries:exportCsv', request: v.strictObject({}) },
@@ -467,16 +479,17 @@ export type { DeliveryMode } from '../core/delivery/delivery-summary.js';
 import type { TrackStanding } from '../core/delivery/catalog-changes.js';
 import type { DeliveryMode } from '../core/delivery/delivery-summary.js';
 export type {
+  DeliveryDetail,
   DeliveryHistoryItem,
+  DeliveryRequestView,
+} from '../core/delivery/history-item.js';
+export type {
   TransferFileState,
   TransferProgress,
   TransferSnapshot,
 } from '../core/delivery/transfer-snapshot.js';
-import type {
-  DeliveryHistoryItem,
-  TransferProgress,
-  TransferSnapshot,
-} from '../core/delivery/transfer-snapshot.js';
+import type { DeliveryDetail, DeliveryHistoryItem } from '../core/delivery/history-item.js';
+import type { TransferProgress, TransferSnapshot } from '../core/delivery/transfer-snapshot.js';
 
 /** What the §2.6 table says about an area of the bucket. */
 export type BucketAccess = 'read-write' | 'read-only' | 'not stated';
@@ -551,6 +564,7 @@ interface Results {
   retryDelivery: { id: string; files: number };
   cancelDelivery: { id: string; canceled: boolean };
   listDeliveries: { deliveries: DeliveryHistoryItem[] };
+  deliveryDetail: DeliveryDetail;
   activeDeliveries: { transfers: TransferSnapshot[] };
   unfinishedDeliveries: { deliveries: DeliveryHistoryItem[] };
   exportDeliveriesCsv: { fileName: string; csv: string };

@@ -28,6 +28,7 @@ type Names =
   | 'retryDelivery'
   | 'cancelDelivery'
   | 'listDeliveries'
+  | 'deliveryDetail'
   | 'activeDeliveries'
   | 'unfinishedDeliveries'
   | 'exportDeliveriesCsv'
@@ -36,6 +37,9 @@ type Names =
   | 'deliveredTrack';
 type Handlers = { [N in Names]: (request: RequestOf<N>) => Promise<ResultOf<N>> };
 type Emit = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
+
+/** How many requests (with their answers) one page of a delivery's detail carries by default. */
+const DETAIL_PAGE = 100;
 
 /** The most tracks one search shows in History (a narrower query finds the rest). */
 const SEARCH_LIMIT = 200;
@@ -100,6 +104,12 @@ export function deliveryHandlers(
     },
     async listDeliveries() {
       return { deliveries: await deliveries.history() };
+    },
+    async deliveryDetail({ id, offset, limit }) {
+      return deliveries.detail(id, {
+        ...(offset !== undefined ? { offset } : {}),
+        limit: limit ?? DETAIL_PAGE,
+      });
     },
     async activeDeliveries() {
       return { transfers: deliveries.active() };

@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import {
   type CatalogLedgerView,
+  type DeliveryDetail,
+  type DeliveryHistoryItem,
   fail,
   type HistorySearchResult,
   ok,
@@ -175,5 +177,72 @@ describe('History', () => {
       ['export', { profile: 'Sandbox', catalogId: 'sb-1' }],
       ['ledger', { profile: 'Sandbox', catalogId: 'sb-2' }],
     ]);
+  });
+
+  it('fetches an opened delivery’s requests and answers on demand, a page at a time', async () => {
+    const item: DeliveryHistoryItem = {
+      ...found.deliveries[0]!,
+      id: 'big',
+      ingestion_id: 'ing-1',
+      files: 250,
+      tracks: 250,
+      bytes: 1,
+      bytes_sent: 1,
+      batches: 10,
+      batches_accepted: 10,
+      batches_failed: 0,
+      runs: 1,
+      upload_ms: 0,
+      confirm_ms: 0,
+      ingest_ms: 0,
+      error: '',
+      running: false,
+    };
+    const requests = Array.from({ length: 10 }, (_, index) => ({
+      index,
+      state: 'accepted' as const,
+      tracks: 25,
+      attempts: 1,
+      status: 200,
+      body: { count: 25, entries: [`answer ${index + 1}`] },
+    }));
+    const asked: unknown[] = [];
+    const api = fakeDoor({
+      listDeliveries: async () => ok({ deliveries: [item] }),
+      async deliveryDetail(request) {
+        asked.push(request);
+        const offset = request.offset ?? 0;
+        const detail: DeliveryDetail = {
+          id: request.id,
+          error: '',
+          retries: [],
+          total: requests.length,
+          offset,
+          requests: requests.slice(offset, offset + 6),
+        };
+        return ok(detail);
+      },
+    });
+    const history = new HistoryState(api);
+    render(HistoryView, { history });
+    await fireEvent.click(await screen.findByRole('button', { name: 'Details' }));
+    const shown = () => screen.getAllByTestId('history-request');
+    await waitFor(() => expect(shown()).toHaveLength(6));
+    expect(shown()[0]!.textContent).toMatch(
+      /request 1: accepted · 25\s+track\(s\) · 1 attempt\(s\) · HTTP 200/,
+    );
+    expect(screen.getByLabelText('Response to request 6').textContent).toContain('answer 6');
+    await fireEvent.click(
+      screen.getByRole('button', { name: 'Show more requests (6 of 10 shown)' }),
+    );
+    await waitFor(() => expect(shown()).toHaveLength(10));
+    expect(screen.getByLabelText('Response to request 10').textContent).toContain('answer 10');
+    expect(screen.queryByRole('button', { name: /Show more requests/ })).toBeNull();
+    expect(asked).toEqual([
+      { id: 'big', offset: 0 },
+      { id: 'big', offset: 6 },
+    ]);
+    await fireEvent.click(screen.getByRole('button', { name: 'Hide' }));
+    expect(screen.queryByTestId('history-detail')).toBeNull();
   });
 });

@@ -113,6 +113,8 @@ describe.skipIf(missing.length > 0)('accessibility of every view (axe-core, WCAG
     await app.nav('History').click();
     await page.getByRole('button', { name: 'Details' }).first().click();
     await page.getByTestId('history-requests').first().getByText('1/1 accepted').waitFor();
+    // Audited with the request and its answer shown (they come on demand).
+    await page.getByLabel('Response to request 1').waitFor();
     expect([...transfers, ...(await audit('history'))]).toEqual([]);
   }, 90_000);
 

@@ -1,8 +1,9 @@
 /**
  * History's search and the catalog ledger through the real UI in Chromium, the browser host and
- * the embedded sandbox (#15): a small album delivered in json mode is found again in History by
- * an ISRC typed in lower case with hyphens, its body is shown as sent (and as the sandbox stored
- * it), and the Catalog tab lists what the catalog holds and exports it as CSV.
+ * the embedded sandbox (#15): a small album delivered in json mode is opened in History with its
+ * request and the service's answer (fetched on demand, #20), found again by an ISRC typed in
+ * lower case with hyphens, its body is shown as sent (and as the sandbox stored it), and the
+ * Catalog tab lists what the catalog holds and exports it as CSV.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -62,6 +63,26 @@ describe.skipIf(missing.length > 0)('History: search, bodies as sent, the catalo
     const transfer = page.getByTestId('transfer').first();
     await transfer.getByTestId('transfer-state').getByText('done').waitFor({ timeout: 60_000 });
   }, 90_000);
+
+  it('opens the delivery in History and shows its request with the service’s answer', async () => {
+    await app.nav('History').click();
+    const row = page.getByTestId('history-row').first();
+    await row.getByTestId('history-requests').getByText('1/1 accepted').waitFor();
+    // The list carries no request: they come when the delivery is opened.
+    expect(await page.getByTestId('history-request').count()).toBe(0);
+    await row.getByRole('button', { name: 'Details' }).click();
+    const request = page.getByTestId('history-detail').getByTestId('history-request');
+    await expect
+      .poll(() => request.allTextContents())
+      .toEqual([
+        expect.stringMatching(/request 1: accepted · 2\s+track\(s\) · 1 attempt\(s\) · HTTP 200/),
+      ]);
+    const answer = await page.getByLabel('Response to request 1').textContent();
+    for (const t of tracks) expect(answer).toContain(t.isrc);
+    await shot('00-delivery-detail');
+    await row.getByRole('button', { name: 'Hide' }).click();
+    await page.getByTestId('history-detail').waitFor({ state: 'detached' });
+  }, 60_000);
 
   it('finds the delivery by ISRC in History and shows the body as sent', async () => {
     await app.nav('History').click();

@@ -52,6 +52,7 @@ function unfakedOperations() {
     retryDelivery: notFaked('retryDelivery'),
     cancelDelivery: notFaked('cancelDelivery'),
     listDeliveries: notFaked('listDeliveries'),
+    deliveryDetail: notFaked('deliveryDetail'),
     activeDeliveries: notFaked('activeDeliveries'),
     unfinishedDeliveries: notFaked('unfinishedDeliveries'),
     exportDeliveriesCsv: notFaked('exportDeliveriesCsv'),

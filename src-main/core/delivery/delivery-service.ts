@@ -43,6 +43,12 @@ import {
   retryableKeys,
 } from './delivery-record.js';
 import { historyCsv, pickupCheck } from './history.js';
+import {
+  type DeliveryDetail,
+  deliveryDetail,
+  type DeliveryHistoryItem,
+  historyItem,
+} from './history-item.js';
 import { type HistorySearchResult, searchHistory, type SearchOptions } from './history-search.js';
 import {
   GONE_REASON,
@@ -69,8 +75,6 @@ import {
   applyEvent,
   applyFinal,
   type Changes,
-  type DeliveryHistoryItem,
-  historyItem,
   progressOf,
   snapshotOf,
   type TransferProgress,
@@ -478,6 +482,20 @@ export class DeliveryService {
     return records
       .reverse()
       .map((r) => historyItem(r, this.#isRunning(r.id), nameOf(r.profile, r.catalogId)));
+  }
+
+  /**
+   * One delivery's retries and a page of its requests with the service's answers, as History
+   * shows them when the user opens it; `not_found` for an unknown delivery.
+   */
+  async detail(
+    id: string,
+    page: { offset?: number; limit?: number } = {},
+  ): Promise<DeliveryDetail> {
+    // The header holds every request and answer; files and track bodies are not read.
+    const record = await this.store.loadHeader(id);
+    if (!record) throw new CourierError('not_found', `No delivery ${id} in the history.`);
+    return deliveryDetail(record, page);
   }
 
   /** Deliveries a quit, a crash or a failure left unfinished and not running here. */

@@ -9,6 +9,9 @@ export const deliveryModes = ['json', 'audio_only', 'audio_mapping'] as const;
 /** The ingestion endpoint a delivery uses. */
 export type DeliveryMode = (typeof deliveryModes)[number];
 
+/** The most requests (with the service's answers) one page of a delivery's detail holds. */
+export const DETAIL_PAGE_MAX = 500;
+
 /** Where a delivery is in its life. */
 export type DeliveryState = 'planned' | 'uploading' | 'ingesting' | 'accepted' | 'failed';
 

@@ -1,11 +1,10 @@
 /**
- * What a running or recorded delivery looks like to a person: the Transfers view's snapshot
- * (and the throttled progress events that update it), and History's item. Projections of the
- * record and of the run's events, shared by every door.
+ * What a running delivery looks like to a person: the Transfers view's snapshot (and the
+ * throttled progress events that update it). Projections of the record and of the run's events,
+ * shared by every door; History's item is `history-item.ts`.
  */
-import type { DeliveryHeader, DeliveryRecord } from './delivery-record.js';
-import type { DeliveryMode, DeliverySummary } from './delivery-summary.js';
-import { summarize } from './history.js';
+import type { DeliveryRecord } from './delivery-record.js';
+import type { DeliveryMode } from './delivery-summary.js';
 import type { DeliveryEvent } from './run-delivery.js';
 
 /**
@@ -60,24 +59,6 @@ export interface TransferProgress extends Omit<TransferSnapshot, 'files' | 'batc
   complete: boolean;
   files: TransferSnapshot['files'];
   batches: TransferSnapshot['batches'];
-}
-
-/** One delivery in History: the summary, and each request with the service's answer. */
-export interface DeliveryHistoryItem extends DeliverySummary {
-  running: boolean;
-  /** The catalog's name in the profile (its id when the profile no longer names it). */
-  catalog_name: string;
-  /** Each retry of failed files: when, in which run, how many, and the first few paths. */
-  retries: Array<{ at: string; run: number; count: number; files: string[] }>;
-  requests: Array<{
-    index: number;
-    state: 'pending' | 'sent' | 'accepted' | 'failed';
-    tracks: number;
-    attempts: number;
-    status?: number;
-    body?: unknown;
-    error?: string;
-  }>;
 }
 
 /** The files and requests that changed since the previous progress event. */
@@ -224,37 +205,6 @@ export function applyEvent(
   } else if (event.type === 'finished') {
     snapshot.state = event.state;
   }
-}
-
-/** How many paths of one retry History lists (the count says how many there were). */
-const RETRY_PATHS_SHOWN = 20;
-
-/** A record as History shows it. */
-export function historyItem(
-  record: DeliveryHeader,
-  running: boolean,
-  catalogName: string,
-): DeliveryHistoryItem {
-  return {
-    ...summarize(record),
-    running,
-    catalog_name: catalogName,
-    retries: (record.retries ?? []).map((r) => ({
-      at: r.at,
-      run: r.run,
-      count: r.files.length,
-      files: r.files.slice(0, RETRY_PATHS_SHOWN),
-    })),
-    requests: record.batches.map((b) => ({
-      index: b.index,
-      state: b.state,
-      // json: one track per outer_id (the header has no track bodies); else one per file.
-      tracks: record.mode === 'json' ? b.outerIds.length : b.keys.length,
-      attempts: b.attempts,
-      ...(b.response ? { status: b.response.status, body: b.response.body } : {}),
-      ...(b.error ? { error: b.error } : {}),
-    })),
-  };
 }
 
 /**

@@ -193,7 +193,8 @@ describe.skipIf(missing.length > 0)('records and History', () => {
     const history = await new DeliveryService(services, {}, 'test').history();
     const item = history.find((d) => d.id === record!.id);
     expect(item).toMatchObject({ state: 'accepted', files: 30, tracks: 30, batches: 2 });
-    expect(item?.requests.map((r) => [r.state, r.tracks, r.status])).toEqual([
+    const detail = await new DeliveryService(services, {}, 'test').detail(record!.id);
+    expect(detail.requests.map((r) => [r.state, r.tracks, r.status])).toEqual([
       ['accepted', 25, 200],
       ['accepted', 5, 200],
     ]);

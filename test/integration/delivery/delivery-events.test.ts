@@ -13,6 +13,7 @@ import type { DraftTrack } from '../../../src-main/core/model/track.js';
 import { MemorySecretStore } from '../../../src-main/core/secrets/secret-store.js';
 import { type CoreServices, createServices } from '../../../src-main/core/services.js';
 import type {
+  DeliveryDetail,
   DeliveryHistoryItem,
   Envelope,
   EventPayloads,
@@ -191,7 +192,8 @@ describe.skipIf(missing.length > 0)('delivery operations and events', () => {
       (await call<{ deliveries: DeliveryHistoryItem[] }>('deliveries:list', {})).deliveries.find(
         (d) => d.id === id,
       )!;
-    expect((await list()).requests.map((r) => r.state)).toEqual(['accepted', 'pending']);
+    const detail = () => call<DeliveryDetail>('deliveries:detail', { id });
+    expect((await detail()).requests.map((r) => r.state)).toEqual(['accepted', 'pending']);
 
     // A file that did not fail is refused; the failed one is retried once it is readable again.
     const failedKey = (
@@ -211,11 +213,12 @@ describe.skipIf(missing.length > 0)('delivery operations and events', () => {
 
     const item = await list();
     expect(item.catalog_name).toBe(catalog.name);
-    expect(item.requests.map((r) => [r.state, r.attempts])).toEqual([
+    const opened = await detail();
+    expect(opened.requests.map((r) => [r.state, r.attempts])).toEqual([
       ['accepted', 1],
       ['accepted', 1],
     ]);
-    expect(item.retries).toEqual([
+    expect(opened.retries).toEqual([
       { at: expect.any(String), run: 2, count: 1, files: ['0028.mp3'] },
     ]);
   }, 300_000);

@@ -8,6 +8,8 @@ import type { DraftTrack } from '../../../src-main/core/model/track.js';
 import { MemorySecretStore } from '../../../src-main/core/secrets/secret-store.js';
 import { type CoreServices, createServices } from '../../../src-main/core/services.js';
 import type {
+  DeliveryDetail,
+  DeliveryHistoryItem,
   Envelope,
   EventPayloads,
   GrantResult,
@@ -140,16 +142,11 @@ describe.skipIf(missing.length > 0)('delivery, bucket and settings operations', 
       .reduce<TransferSnapshot | undefined>(mergeProgress, undefined)!;
     expect(last.files.map((f) => f.state)).toEqual(['done', 'done', 'done']);
     expect(last.confirmedBytes).toBe(last.totalBytes);
-    const { deliveries } = await call<{
-      deliveries: Array<{
-        id: string;
-        state: string;
-        requests: Array<{ state: string; status?: number }>;
-      }>;
-    }>('deliveries:list', {});
+    const { deliveries } = await call<{ deliveries: DeliveryHistoryItem[] }>('deliveries:list', {});
     const item = deliveries.find((d) => d.id === id)!;
-    expect(item.state).toBe('accepted');
-    expect(item.requests).toEqual([expect.objectContaining({ state: 'accepted', status: 200 })]);
+    expect(item).toMatchObject({ state: 'accepted', batches: 1, batches_accepted: 1 });
+    const detail = await call<DeliveryDetail>('deliveries:detail', { id });
+    expect(detail.requests).toEqual([expect.objectContaining({ state: 'accepted', status: 200 })]);
     const csv = await call<{ csv: string }>('deliveries:exportCsv', {});
     expect(csv.csv).toContain(id);
     const pickup = await call<{ pickedUp: boolean }>('deliveries:pickup', { id });

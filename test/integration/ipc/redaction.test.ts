@@ -114,13 +114,16 @@ describe.skipIf(missing.length > 0)('the app with a service that echoes the bear
       ],
     });
     // The first ingestion is answered 200 with the echo, the second 500 with it.
+    const ids: string[] = [];
     for (const outerId of ['echo-1', 'echo-2']) {
       const started = await dispatch('deliveries:start', input(outerId));
       expect(started.ok).toBe(true);
-      await finished((started as { value: { id: string } }).value.id);
+      ids.push((started as { value: { id: string } }).value.id);
+      await finished(ids.at(-1)!);
     }
     expect(states.at(-1)).toMatchObject({ state: 'failed' });
     await dispatch('deliveries:list', {});
+    for (const id of ids) await dispatch('deliveries:detail', { id });
     await dispatch('deliveries:exportCsv', {});
     await dispatch('deliveries:unfinished', {});
 
