@@ -1,17 +1,22 @@
 /**
  * `npm run bench:scale`: a 100,000-track back catalog beside a 10,000-track one (#20). Makes (or
  * reuses) the generated catalogs (`scale-catalog.ts`), measures the app at both sizes
- * (`app-figures.ts`, the same code as `bench:ui`), adds the sandbox's and the delivery's figures
- * when their benches are present, and prints one table: figure | 10k | 100k | target.
+ * (`app-figures.ts`, the same code as `bench:ui`), the sandbox's store (`sandbox-scale.ts`), a
+ * delivery killed and resumed (`delivery-scale.ts`) and 10,000 small files against aws s3 cp
+ * (`upload.ts`), and prints one table: figure | 10k | 100k | target.
  *
  * `--sizes 10000,100000` (default) picks the sizes; BENCH_SCALE_DIR the folder the catalogs are
  * kept in between runs (default ~/.cache/courier-bench).
  */
+import { spawnSync } from 'node:child_process';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { missingFixtureTools } from '../../test/support/audio-fixtures.js';
 import { type AppFigures, measureApp } from './app-figures.js';
+import { type DeliveryScaleReport, measureDeliveryScale } from './delivery-scale.js';
+import { measureSandboxScale, type SandboxScaleReport } from './sandbox-scale.js';
 import { generateScaleCatalog, type ScaleCatalog } from './scale-catalog.js';
 
 const sizesFlag = process.argv.indexOf('--sizes');
@@ -31,38 +36,94 @@ interface Row {
   target: string;
 }
 
-/** What another bench gives for a size: rows of figures, or why it was not measured. */
-type Figures = Array<{ figure: string; value: string; target?: string }>;
+/** One bench's report per size, as rows: `cell` writes a report's value for the figure. */
+function reportRows<R>(
+  reports: R[],
+  figures: Array<[figure: string, cell: (report: R) => string, target: string]>,
+): Row[] {
+  return figures.map(([figure, cell, target]) => ({
+    figure,
+    values: reports.map(cell),
+    target,
+  }));
+}
+
+/** The sandbox's store at each size (`sandbox-scale.ts`). */
+async function sandboxRows(log: (stage: string) => void): Promise<Row[]> {
+  const reports: SandboxScaleReport[] = [];
+  for (const size of sizes) {
+    log(`sandbox store with ${size} entries`);
+    reports.push(await measureSandboxScale(size));
+  }
+  const pair = (p: { start: number; end: number }) => `${ms(p.start)} → ${ms(p.end)}`;
+  return reportRows(reports, [
+    ['sandbox: put of 25 entries, first → last 100', (r) => pair(r.putMsPerRequest), 'flat'],
+    ['sandbox: slowest inspection answer', (r) => ms(r.inspectionMaxMs), '< 1 s'],
+    ['sandbox: start on the full store', (r) => s(r.sandboxStartMs), ''],
+  ]);
+}
+
+/** A delivery of each size to the sandbox, killed half way and resumed (`delivery-scale.ts`). */
+async function deliveryRows(log: (stage: string) => void): Promise<Row[]> {
+  const reports: DeliveryScaleReport[] = [];
+  for (const size of sizes) {
+    log(`delivery of ${size} tracks`);
+    reports.push(await measureDeliveryScale(size, { log }));
+  }
+  const pair = (p: { start: number; end: number }) => `${ms(p.start)} → ${ms(p.end)}`;
+  return reportRows(reports, [
+    ['delivery: requests sent / planned', (r) => `${r.requests} / ${r.requestsPlanned}`, ''],
+    [
+      'delivery: token requests (lifetime)',
+      (r) => `${r.tokenRequests.total} (${r.tokenLifetimeMs / 1000} s)`,
+      'one per lifetime used',
+    ],
+    ['delivery: persisting a batch, first → last', (r) => pair(r.persistAloneMsPerBatch), 'flat'],
+    [
+      'delivery: peak RSS',
+      (r) => `${Math.max(r.peakRssMb.killed, r.peakRssMb.resumed).toFixed(0)} MB`,
+      '< 500 MB',
+    ],
+    [
+      'delivery: History opens (during / after)',
+      (r) => `${ms(r.historyOpenMs.during)} / ${ms(r.historyOpenMs.after)}`,
+      '< 1 s',
+    ],
+    [
+      'delivery: Transfers opens (during / after)',
+      (r) => `${ms(r.transfersOpenMs.during)} / ${ms(r.transfersOpenMs.after)}`,
+      '< 1 s',
+    ],
+    ['delivery: resume after kill -9 plans in', (r) => s(r.resumePlanMs), '< 30 s'],
+  ]);
+}
 
 /**
- * Runs `name` from `file` (a bench written on another branch) for each size, if the file is
- * there: its figures as rows, or one row saying why not.
+ * Many small files, the same for every size: 10,000 files of 1 MiB uploaded by Courier and by
+ * `aws s3 cp --recursive` to each server in one run (`upload.ts`), the ratio of their times.
  */
-async function optionalBench(file: string, name: string, sizes: number[]): Promise<Row[]> {
-  let measure: ((tracks: number) => Promise<Figures>) | undefined;
-  try {
-    const module = (await import(file)) as Record<string, unknown>;
-    measure = module[name] as typeof measure;
-  } catch {
-    measure = undefined;
+async function smallFilesRow(log: (stage: string) => void): Promise<Row> {
+  const ratios: string[] = [];
+  for (const server of ['moto', 'sandbox']) {
+    log(`10,000 small files to ${server}`);
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        fileURLToPath(new URL('./upload.ts', import.meta.url)),
+        ...['--files', '10000', '--mib', '10000', '--server', server, '--rounds', '1'],
+      ],
+      { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+    );
+    const ratio = /ratio aws \/ courier \(whole process\): ([\d.]+)×/.exec(run.stdout)?.[1];
+    ratios.push(`${server} ${ratio ? `${ratio}×` : `failed (exit ${run.status})`}`);
   }
-  if (typeof measure !== 'function') {
-    return [{ figure: name, values: sizes.map(() => `not measured (${file} absent)`), target: '' }];
-  }
-  const bySize: Figures[] = [];
-  for (const size of sizes) {
-    try {
-      bySize.push(await measure(size));
-    } catch (error) {
-      bySize.push([{ figure: name, value: `failed: ${(error as Error).message.split('\n')[0]}` }]);
-    }
-  }
-  const figures = [...new Set(bySize.flatMap((list) => list.map((f) => f.figure)))];
-  return figures.map((figure) => ({
-    figure,
-    values: bySize.map((list) => list.find((f) => f.figure === figure)?.value ?? '—'),
-    target: bySize.flatMap((list) => list.find((f) => f.figure === figure)?.target ?? [])[0] ?? '',
-  }));
+  return {
+    figure: 'small files (10,000 × 1 MiB): aws time / courier time',
+    values: sizes.map(() => ratios.join(', ')),
+    target: '≥ 1.25× (courier ≤ 0.8× aws)',
+  };
 }
 
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -147,13 +208,9 @@ async function main(): Promise<void> {
   }
   const rows = [
     ...appRows(catalogs, runs),
-    ...(await optionalBench('./sandbox-scale.js', 'measureSandboxScale', sizes)),
-    ...(await optionalBench('./delivery-scale.js', 'measureDeliveryScale', sizes)),
-    {
-      figure: 'small-files upload vs aws s3 cp --recursive',
-      values: sizes.map(() => 'not measured (TODO: upload-scale bench, #20)'),
-      target: '≤ 0.8×',
-    },
+    ...(await sandboxRows(log)),
+    ...(await deliveryRows(log)),
+    await smallFilesRow(log),
   ];
   console.log('');
   print(rows);
