@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { build } from 'esbuild';
 
+import type { SandboxInfo } from '../../src-main/core/sandbox/index.js';
 import { createS3Client } from '../../src-main/core/storage/s3-client.js';
 import { uploadDirectory } from '../../src-main/core/storage/upload-directory.js';
 
@@ -159,15 +160,7 @@ async function startServer(name: ServerName, port: number, scratch: string): Pro
       });
       proc.on('exit', (code) => reject(new Error(`courier sandbox exited (${code})`)));
     });
-    const { bucket } = JSON.parse(line) as {
-      bucket: {
-        bucket_name: string;
-        bucket_region: string;
-        endpoint: string;
-        access_key_id: string;
-        secret_access_key: string;
-      };
-    };
+    const { bucket } = JSON.parse(line) as SandboxInfo;
     return {
       proc,
       endpoint: bucket.endpoint,
