@@ -104,6 +104,12 @@ interface Journal {
 
 const journals = new Map<string, Journal>();
 
+/**
+ * The saved files of rows a check in progress has not reached yet, by data directory: a save in
+ * the meantime keeps their paths (they are not granted yet, nor known to be gone).
+ */
+const unchecked = new Map<string, Set<Map<string, StoredFile>>>();
+
 /** Saves and restores of one data directory, one after another. */
 const queues = new Map<string, Promise<unknown>>();
 
@@ -269,8 +275,13 @@ async function keepPrevious(dataDir: string): Promise<void> {
 }
 
 /** The grant of each row that has one (a row restored but missing keeps its data, not a path). */
-function grantedFiles(grants: FileGrants, rows: readonly SessionRow[]): StoredFile[] {
+function grantedFiles(
+  dataDir: string,
+  grants: FileGrants,
+  rows: readonly SessionRow[],
+): StoredFile[] {
   const files: StoredFile[] = [];
+  const checks = [...(unchecked.get(dataDir) ?? [])];
   for (const row of rows) {
     try {
       const granted = grants.get(row.id);
@@ -281,7 +292,10 @@ function grantedFiles(grants: FileGrants, rows: readonly SessionRow[]): StoredFi
         mtimeMs: granted.mtimeMs,
       });
     } catch {
-      // A row main never granted (restored but missing): keep its data, not a path.
+      // Not checked yet since the session was reopened: its saved path stays.
+      const saved = checks.find((pending) => pending.has(row.id))?.get(row.id);
+      if (saved) files.push(saved);
+      // Else a row main never granted (restored but missing): keep its data, not a path.
     }
   }
   return files;
@@ -298,7 +312,7 @@ export function saveLibrarySession(
     // Read again: folding the journal before the copy replaced what main knew.
     const journal = await journalOf(dataDir);
     journal.seq++;
-    const files = grantedFiles(grants, session.rows);
+    const files = grantedFiles(dataDir, grants, session.rows);
     await writeBase(dataDir, { rows: session.rows, ignored: session.ignored, files }, journal);
   });
 }
@@ -327,7 +341,7 @@ export function patchLibrarySession(
       epoch: journal.epoch,
       seq: journal.seq + 1,
       patch,
-      files: grantedFiles(grants, patch.rows),
+      files: grantedFiles(dataDir, grants, patch.rows),
     };
     const text = `${JSON.stringify(line)}\n`;
     await mkdir(dirname(journalPath(dataDir)), { recursive: true });
@@ -358,6 +372,15 @@ export async function restorePreviousSession(
   dataDir: string,
   grants: FileGrants,
 ): Promise<LoadedSession> {
+  await makePreviousCurrent(dataDir);
+  return loadLibrarySession(dataDir, grants);
+}
+
+/**
+ * Swaps the session kept before the last shrinking save with the current one, without opening
+ * either (`openLibrarySession` reads it then).
+ */
+export async function makePreviousCurrent(dataDir: string): Promise<void> {
   await serial(dataDir, async () => {
     const [current, previous, swap] = [
       sessionPath(dataDir),
@@ -375,7 +398,6 @@ export async function restorePreviousSession(
     await rename(swap, current);
     journals.delete(dataDir);
   });
-  return loadLibrarySession(dataDir, grants);
 }
 
 /** The previous session, when it holds more tracks than the current one. */
@@ -386,31 +408,118 @@ async function previousSession(dataDir: string, rows: number): Promise<PreviousS
   return { tracks, savedAt: info.mtime.toISOString() };
 }
 
-/** Loads the saved session and grants again every file still on disk and unchanged. */
-export async function loadLibrarySession(
-  dataDir: string,
-  grants: FileGrants,
-): Promise<LoadedSession> {
+/** A row's file as the session saved it: where it was, and its size and date then. */
+export type SessionFile = StoredFile;
+
+/** A saved session as read, before its files are checked against the disk. */
+export interface OpenedSession {
+  session: LibrarySession | null;
+  /** The saved file of each row that has one, in row order: what `checkSessionFiles` checks. */
+  files: SessionFile[];
+  /** Rows saved without a file (restored missing before): missing without a check. */
+  unfiled: string[];
+  previous: PreviousSession | null;
+}
+
+/**
+ * Reads the saved session without touching the files it names, so its rows can be shown at
+ * once; `checkSessionFiles` then grants again those still on disk and unchanged.
+ */
+export async function openLibrarySession(dataDir: string): Promise<OpenedSession> {
   const library = await serial(dataDir, () => materialize(dataDir));
   if (!library.exists) {
-    return { session: null, missing: [], previous: await previousSession(dataDir, 0) };
+    return { session: null, files: [], unfiled: [], previous: await previousSession(dataDir, 0) };
   }
   const session: LibrarySession = {
     version: 1,
     rows: [...library.rows.values()],
     ignored: library.ignored,
   };
-  const regranted = new Set<string>();
+  const files: StoredFile[] = [];
+  const unfiled: string[] = [];
   for (const row of session.rows) {
     const file = library.files.get(row.id);
-    if (!file) continue;
-    try {
-      await grants.grant(file.path, { size: file.size, lastModified: Math.trunc(file.mtimeMs) });
-      regranted.add(file.id);
-    } catch {
-      // Gone or changed: the row stays, marked missing.
-    }
+    if (file) files.push(file);
+    else unfiled.push(row.id);
   }
-  const missing = session.rows.filter((row) => !regranted.has(row.id)).map((row) => row.id);
-  return { session, missing, previous: await previousSession(dataDir, session.rows.length) };
+  return { session, files, unfiled, previous: await previousSession(dataDir, session.rows.length) };
+}
+
+/** What one batch of checks found. */
+export interface CheckedBatch {
+  /** Ids of the rows whose file is gone or changed since it was added. */
+  missing: string[];
+  /** Files checked so far, and in all. */
+  checked: number;
+  total: number;
+}
+
+/**
+ * Grants again the files of a reopened session that are still on disk and unchanged (size and
+ * date), `concurrency` at a time, in row order; each `batch` files' findings go to `onBatch` as
+ * they come. Until its file is checked, a row's saved path is kept by the saves in between.
+ * Resolves with the ids of every row whose file is gone or changed.
+ */
+export async function checkSessionFiles(
+  dataDir: string,
+  grants: FileGrants,
+  files: readonly SessionFile[],
+  options: { concurrency?: number; batch?: number; onBatch?: (batch: CheckedBatch) => void } = {},
+): Promise<string[]> {
+  const pending = new Map(files.map((file) => [file.id, file]));
+  const checks = unchecked.get(dataDir) ?? new Set();
+  unchecked.set(dataDir, checks.add(pending));
+  const batch = Math.max(1, options.batch ?? 500);
+  const missing: string[] = [];
+  let checked = 0;
+  // Missing ids, and files checked, as of the last report.
+  let sent = 0;
+  let reported = 0;
+  const report = () => {
+    options.onBatch?.({ missing: missing.slice(sent), checked, total: files.length });
+    sent = missing.length;
+    reported = checked;
+  };
+  let next = 0;
+  const lane = async () => {
+    while (next < files.length) {
+      const file = files[next++]!;
+      try {
+        await grants.grant(file.path, { size: file.size, lastModified: Math.trunc(file.mtimeMs) });
+      } catch {
+        // Gone or changed: the row stays, marked missing.
+        missing.push(file.id);
+      }
+      pending.delete(file.id);
+      checked++;
+      if (checked - reported >= batch) report();
+    }
+  };
+  try {
+    const lanes = Math.max(1, Math.min(options.concurrency ?? 16, files.length));
+    await Promise.all(Array.from({ length: lanes }, lane));
+    if (checked > reported) report();
+  } finally {
+    checks.delete(pending);
+    if (checks.size === 0) unchecked.delete(dataDir);
+  }
+  return missing;
+}
+
+/** Loads the saved session and grants again every file still on disk and unchanged. */
+export async function loadLibrarySession(
+  dataDir: string,
+  grants: FileGrants,
+): Promise<LoadedSession> {
+  const opened = await openLibrarySession(dataDir);
+  const missing = new Set([
+    ...opened.unfiled,
+    ...(await checkSessionFiles(dataDir, grants, opened.files)),
+  ]);
+  const rows = opened.session?.rows ?? [];
+  return {
+    session: opened.session,
+    missing: rows.filter((row) => missing.has(row.id)).map((row) => row.id),
+    previous: opened.previous,
+  };
 }
