@@ -27,7 +27,12 @@ import { CourierError } from '../errors.js';
 import { readJsonIfExists, writeFileAtomic } from '../files/atomic-file.js';
 import type { FileGrants } from '../files/file-grants.js';
 import { applyLibraryPatch, type LibraryPatch, LibraryPatchSchema } from './library-patch.js';
-import { type LibrarySession, LibrarySessionSchema, type SessionRow } from './session-schema.js';
+import {
+  type LibrarySession,
+  LibrarySessionSchema,
+  type SessionRow,
+  SessionRowSchema,
+} from './session-schema.js';
 
 const FileSchema = v.strictObject({
   id: v.string(),
@@ -36,10 +41,25 @@ const FileSchema = v.strictObject({
   mtimeMs: v.number(),
 });
 
+/** Where a stored row's `original` says it is its draft. */
+const sameAsDraft = 'draft';
+
+/**
+ * A row as the base keeps it: `original` is `'draft'` when it is the draft itself (a track not
+ * edited since its tags were read, most of a library), which halves what a reopen reads.
+ */
+const StoredRowSchema = v.strictObject({
+  ...SessionRowSchema.entries,
+  original: v.union([SessionRowSchema.entries.original, v.literal(sameAsDraft)]),
+});
+
 const StoredSchema = v.strictObject({
   version: v.literal(1),
   files: v.array(FileSchema),
-  session: LibrarySessionSchema,
+  session: v.strictObject({
+    ...LibrarySessionSchema.entries,
+    rows: v.pipe(v.array(StoredRowSchema), v.maxLength(200_000)),
+  }),
   /** The journal this base follows, and the last of its lines folded in (none: a fresh base). */
   journal: v.optional(v.strictObject({ epoch: v.string(), seq: v.number() })),
 });
@@ -52,6 +72,7 @@ const LineSchema = v.strictObject({
 });
 
 type Stored = v.InferOutput<typeof StoredSchema>;
+type StoredRow = v.InferOutput<typeof StoredRowSchema>;
 type StoredFile = v.InferOutput<typeof FileSchema>;
 
 /** A larger library kept before a save that shrank it: how many tracks, and when. */
@@ -187,7 +208,7 @@ async function materialize(dataDir: string): Promise<Materialized> {
     journalBytes: 0,
   };
   const library = {
-    rows: new Map((stored?.session.rows ?? []).map((row) => [row.id, row])),
+    rows: new Map((stored?.session.rows ?? []).map((row) => [row.id, sessionRow(row)])),
     ignored: stored?.session.ignored ?? [],
   };
   const files = new Map((stored?.files ?? []).map((file) => [file.id, file]));
@@ -215,6 +236,22 @@ async function materialize(dataDir: string): Promise<Materialized> {
   return { exists, ...library, files, journal };
 }
 
+/** A row as the base keeps it (an original that is its draft written once). */
+function storedRow(row: SessionRow): StoredRow {
+  if (row.original === null || row.original === row.draft) {
+    return row.original === null ? row : { ...row, original: sameAsDraft };
+  }
+  // Equal in content though not the same object (a row as it came from the page).
+  return JSON.stringify(row.original) === JSON.stringify(row.draft)
+    ? { ...row, original: sameAsDraft }
+    : row;
+}
+
+/** A stored row as the session has it: an original that is its draft is the draft itself. */
+function sessionRow(row: StoredRow): SessionRow {
+  return row.original === sameAsDraft ? { ...row, original: row.draft } : (row as SessionRow);
+}
+
 function parseOrUndefined(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -238,7 +275,7 @@ async function writeBase(
   const stored: Stored = {
     version: 1,
     files: library.files,
-    session,
+    session: { ...session, rows: session.rows.map(storedRow) },
     journal: { epoch: journal.epoch, seq: journal.seq },
   };
   const text = `${JSON.stringify(stored)}\n`;
