@@ -39,6 +39,7 @@ export function appHandlers(services: CoreServices, host: HostAdapter, emit: Emi
       return show(services.dataDir);
     },
     async readFileTags({ files }) {
+      await services.grants.checked();
       const results: ResultOf<'readFileTags'>['results'] = [];
       for (const { id, relativePath } of files) {
         const { path } = services.grants.get(id);
@@ -47,6 +48,7 @@ export function appHandlers(services: CoreServices, host: HostAdapter, emit: Emi
       return { results };
     },
     async findDuplicateAudio({ ids }) {
+      await services.grants.checked();
       // The paths are main's own, from the grants: the renderer names files by id only.
       const byPath = new Map<string, string>();
       const files = [...new Set(ids)].map((id) => {

@@ -285,6 +285,14 @@ export const operations = {
     }),
   },
   loadLibrary: { channel: 'library:load', request: v.strictObject({}) },
+  /** The next rows of a loaded library (`library:load` sends the first page only). */
+  libraryRows: {
+    channel: 'library:rows',
+    request: v.strictObject({
+      load: v.pipe(v.string(), v.maxLength(64)),
+      offset: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    }),
+  },
   /** Makes the larger library kept before the last shrinking save (Clear) the current one. */
   restorePreviousLibrary: { channel: 'library:restore-previous', request: v.strictObject({}) },
   saveLibrary: {
@@ -357,10 +365,21 @@ export interface GrantResult {
   refused: Array<{ relativePath: string; reason: string }>;
 }
 
-/** What `library:load` returns: the saved session, and the rows whose file is gone or changed. */
+/**
+ * What `library:load` returns: the saved session's first rows (the rest by `library:rows`), at
+ * once, before its files are checked; what the checks find follows as `library:files-checked`.
+ */
 export interface LoadedLibrary {
+  /** The session with its first `rows` (all of them when `total` is no more). */
   session: LibrarySession | null;
+  /** Rows the session holds in all. */
+  total: number;
+  /** Names this load in `library:rows` requests and `library:files-checked` events. */
+  load: string;
+  /** Rows known to have no file already (restored missing before). */
   missing: string[];
+  /** Files still to check against the disk (0: nothing follows). */
+  checking: number;
   /** The larger library kept before the last save that shrank it (Clear, Remove), if any. */
   previous: { tracks: number; savedAt: string } | null;
 }
@@ -554,6 +573,7 @@ interface Results {
   useSessionSecrets: { secretStorage: 'memory' };
   listTags: TagList;
   loadLibrary: LoadedLibrary;
+  libraryRows: { rows: LibrarySession['rows'] };
   restorePreviousLibrary: LoadedLibrary;
   saveLibrary: { saved: true };
   patchLibrary: { saved: true };
@@ -601,6 +621,11 @@ export interface EventPayloads {
   };
   /** How far "Find duplicate audio" has come. */
   'library:duplicates-progress': { phase: 'locating' | 'hashing'; done: number; total: number };
+  /**
+   * A reopened library's files checked against the disk, batch by batch: the rows whose file is
+   * gone or changed since it was added, and how far the checks have come.
+   */
+  'library:files-checked': { load: string; missing: string[]; checked: number; total: number };
   /** How far a save of a bucket object has come. */
   'bucket:save-progress': { key: string; receivedBytes: number; totalBytes: number };
   /** A running delivery's figures and what changed, at most a few times a second. */
@@ -628,6 +653,7 @@ export const eventNames: readonly EventName[] = [
   'library:open-paths',
   'bucket:save-progress',
   'library:duplicates-progress',
+  'library:files-checked',
   'delivery:progress',
   'delivery:state',
   'updates:state',

@@ -33,6 +33,7 @@ import type {
   Envelope,
   EventPayloads,
   GrantResult,
+  LoadedLibrary,
   PickedFile,
   TrackStandingView,
 } from '../../src-main/ipc/contract.js';
@@ -690,18 +691,23 @@ export class LibraryState {
     return { version: 1, rows: this.rows.map(sessionRowOf), ignored: this.ignored };
   }
 
-  /** Restores the saved session, if any; rows whose file is gone are marked missing. */
+  /**
+   * Restores the saved session, if any: its rows show at once (the first page, then the rest),
+   * and rows whose file main finds gone or changed are marked missing as the checks come in.
+   */
   async load(): Promise<void> {
+    this.#listenForChecks();
+    this.#opening = true;
     const result = await this.api.loadLibrary({});
+    this.#opening = false;
     if (!result.ok) {
+      this.#early = [];
       this.error = result.error.message;
       return;
     }
     this.previous = result.value.previous;
-    // What main holds: rows the page has but main doesn't are sent, the others taken out.
-    this.#saved = result.value.session ?? { rows: [], ignored: [] };
-    if (this.rows.length > 0) return;
-    this.#show(result.value);
+    // Rows the page has already (added before the answer) stay; main's are then not shown.
+    await this.#open(result.value, this.rows.length === 0);
   }
 
   /**
@@ -710,11 +716,20 @@ export class LibraryState {
    */
   previous = $state.raw<{ tracks: number; savedAt: string } | null>(null);
 
+  /** Files of the reopened library main is still checking against the disk (0: none). */
+  filesChecking = $state(0);
+  /** How many of those are checked. */
+  filesChecked = $state(0);
+
   /** Makes the kept larger library the current one (the current is kept in its place). */
   async restorePrevious(): Promise<void> {
     await this.saveNow();
+    this.#listenForChecks();
+    this.#opening = true;
     const result = await this.api.restorePreviousLibrary({});
+    this.#opening = false;
     if (!result.ok) {
+      this.#early = [];
       this.error = result.error.message;
       return;
     }
@@ -725,33 +740,108 @@ export class LibraryState {
     this.rows = [];
     this.ignored = [];
     this.#saved = { rows: this.rows, ignored: this.ignored };
-    this.#show(result.value);
+    await this.#open(result.value, true);
     this.editVersion++;
   }
 
-  #show({ session, missing }: { session: LibrarySession | null; missing: string[] }): void {
-    if (!session) return;
-    const gone = new Set(missing);
-    this.rows = session.rows.map((row) => {
-      // Without the File object tags can't be read after a restart: ask for the file again.
-      const unread = row.status === 'reading';
-      return {
-        ...row,
-        status: unread ? ('unreadable' as const) : row.status,
-        readFindings: unread
-          ? [
-              {
-                level: 'error' as const,
-                message: 'tags were not read before the app closed; add the file again',
-              },
-            ]
-          : row.readFindings,
-        missing: gone.has(row.id),
-      };
+  /** The load whose file checks this page follows (`library:files-checked`). */
+  #load = '';
+  /** Checks that came while a load's answer was on its way. */
+  #early: Array<EventPayloads['library:files-checked']> = [];
+  #opening = false;
+  #offChecks: (() => void) | undefined;
+  /** Rows main found gone or changed in this load, shown or still to come. */
+  #gone = new Set<string>();
+  /** Of those, the ones not marked on the rows yet (marked a batch at a time). */
+  #toMark: string[] = [];
+  #markTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Resolves once every page of the loaded session is in: saves wait for it. */
+  #loading: Promise<void> = Promise.resolve();
+
+  #listenForChecks(): void {
+    if (this.#offChecks) return;
+    this.#offChecks = this.api.on('library:files-checked', (checked) => {
+      if (checked.load === this.#load) this.#checked(checked);
+      else if (this.#opening) this.#early.push(checked);
     });
-    this.ignored = session.ignored;
-    // What main holds now: only rows changed from here on are sent.
-    this.#saved = { rows: this.rows, ignored: this.ignored };
+  }
+
+  /** Shows the loaded session (when `show`), page by page, and follows its file checks. */
+  async #open(loaded: LoadedLibrary, show: boolean): Promise<void> {
+    this.#load = loaded.load;
+    this.#gone = new Set(loaded.missing);
+    this.#toMark = [];
+    this.filesChecked = 0;
+    this.filesChecking = loaded.checking;
+    const early = this.#early.filter((checked) => checked.load === loaded.load);
+    this.#early = [];
+    const session = loaded.session;
+    if (!session) {
+      this.#saved = { rows: [], ignored: [] };
+      return;
+    }
+    let done = () => {};
+    this.#loading = new Promise((resolve) => (done = resolve));
+    try {
+      // What main holds: only rows changed from here on are sent.
+      if (show) {
+        this.rows = session.rows.map((row) => restoredRow(row, this.#gone));
+        this.ignored = session.ignored;
+        this.#saved = { rows: this.rows, ignored: this.ignored };
+      } else this.#saved = session;
+      for (const checked of early) this.#checked(checked);
+      const rest: LibrarySession['rows'] = [];
+      for (let offset = session.rows.length; offset < loaded.total;) {
+        const page = await this.api.libraryRows({ load: loaded.load, offset });
+        if (!page.ok) {
+          this.error = `The saved library could not be shown whole: ${page.error.message}`;
+          break;
+        }
+        if (page.value.rows.length === 0) break;
+        rest.push(...page.value.rows);
+        offset += page.value.rows.length;
+      }
+      if (rest.length === 0) return;
+      // The rest at once: one more render and validation, not one per page.
+      const more = show ? rest.map((row) => restoredRow(row, this.#gone)) : rest;
+      if (show) this.rows = [...this.rows, ...more];
+      this.#saved = { rows: [...this.#saved.rows, ...more], ignored: this.#saved.ignored };
+    } finally {
+      done();
+    }
+  }
+
+  /** Follows a batch of file checks: progress now, the rows it found gone marked shortly. */
+  #checked({ missing, checked, total }: EventPayloads['library:files-checked']): void {
+    this.filesChecked = checked;
+    if (checked >= total) this.filesChecking = 0;
+    if (missing.length === 0) return;
+    for (const id of missing) this.#gone.add(id);
+    this.#toMark.push(...missing);
+    // Batches that come close together are marked together: one render and validation.
+    if (this.#markTimer === undefined) {
+      this.#markTimer = setTimeout(() => this.#markMissing(), 200);
+    }
+  }
+
+  #markMissing(): void {
+    this.#markTimer = undefined;
+    const ids = new Set(this.#toMark);
+    this.#toMark = [];
+    const marked = new Map<object, LibraryRow>();
+    const rows = this.rows.map((row) => {
+      if (!ids.has(row.id) || row.missing) return row;
+      const next = { ...row, missing: true };
+      marked.set(row, next);
+      return next;
+    });
+    if (marked.size === 0) return;
+    this.rows = rows;
+    // `missing` is the page's own, not saved: a row marked is not a change to send.
+    this.#saved = {
+      rows: this.#saved.rows.map((row) => marked.get(row) ?? row),
+      ignored: this.#saved.ignored,
+    };
   }
 
   #scheduleSave(): void {
@@ -767,7 +857,8 @@ export class LibraryState {
   saveNow(): Promise<void> {
     clearTimeout(this.#saveTimer);
     this.#saveTimer = undefined;
-    this.#saving = this.#saving.then(() => this.#sendChanges());
+    // Not before the loaded session is in whole: main holds rows the page has not yet.
+    this.#saving = this.#saving.then(() => this.#loading).then(() => this.#sendChanges());
     return this.#saving;
   }
 
@@ -789,6 +880,25 @@ export class LibraryState {
     }
     this.#saved = now;
   }
+}
+
+/** A saved row as the page shows it: `missing` when main found its file gone or changed. */
+function restoredRow(row: LibrarySession['rows'][number], gone: ReadonlySet<string>): LibraryRow {
+  // Without the File object tags can't be read after a restart: ask for the file again.
+  const unread = row.status === 'reading';
+  return {
+    ...row,
+    status: unread ? 'unreadable' : row.status,
+    readFindings: unread
+      ? [
+          {
+            level: 'error',
+            message: 'tags were not read before the app closed; add the file again',
+          },
+        ]
+      : row.readFindings,
+    missing: gone.has(row.id),
+  };
 }
 
 /** A row as the session keeps it: what the page alone needs (missing) stays out. */

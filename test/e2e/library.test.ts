@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import type { Locator, Page } from 'playwright-core';
@@ -234,6 +234,30 @@ describe.skipIf(missing.length > 0)('the library in Chromium through the browser
     await cell('Night Shift/02 Drift.flac', 'title').click();
     await shot('library-dark.png');
     await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('shows the saved rows after a restart, then marks a file changed on disk since', async () => {
+    const changed = join(album, '04 Night Bus.ogg');
+    const bytes = await readFile(changed);
+    const { atime, mtime } = await stat(changed);
+    await writeFile(changed, Buffer.concat([bytes, Buffer.alloc(16)]));
+    try {
+      await page.reload();
+      await page.getByTestId('library-summary').getByText('4 tracks').waitFor();
+      const status = row('Night Shift/04 Night Bus.ogg').locator('[role="gridcell"].status');
+      await expect
+        .poll(() => status.getAttribute('title'))
+        .toMatch(/the file is gone or changed since it was added/);
+      await page.getByTestId('files-checking').waitFor({ state: 'detached' });
+      // The others are found unchanged.
+      const others = row('Night Shift/01 Opening.mp3').locator('[role="gridcell"].status');
+      await expect(others.getAttribute('title')).resolves.not.toMatch(/gone or changed/);
+      await shot('library-reopened-changed-file.png');
+    } finally {
+      // As it was (its date too): the tests after this one find it unchanged.
+      await writeFile(changed, bytes);
+      await utimes(changed, atime, mtime);
+    }
   });
 
   it('asks before Clear, and Undo brings every track back with its edits', async () => {

@@ -70,6 +70,7 @@ function unfakedOperations() {
     patchLibrary: notFaked('patchLibrary'),
     searchDeliveries: notFaked('searchDeliveries'),
     deliveredTrack: notFaked('deliveredTrack'),
+    libraryRows: notFaked('libraryRows'),
     catalogLedger: notFaked('catalogLedger'),
     exportLedgerCsv: notFaked('exportLedgerCsv'),
     updateState: notFaked('updateState'),

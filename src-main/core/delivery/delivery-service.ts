@@ -604,6 +604,8 @@ export class DeliveryService {
       reads = prepared.reads;
       accepted = new Set((source.acceptCutShort ?? []).map((p) => p.normalize('NFC')));
     } else {
+      // A reopened library's files may still be being checked: plan with what the checks found.
+      await this.services.grants.checked();
       const entries: LibraryFile[] = source.files.map(
         ({ id, relativePath, draft, excluded, cleared, missing }) => ({
           id,

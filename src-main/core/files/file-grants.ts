@@ -27,6 +27,8 @@ export interface FileClaim {
  */
 export class FileGrants {
   readonly #byId = new Map<string, GrantedPath>();
+  /** Files being granted again in the background (a reopened library's checks). */
+  readonly #checks = new Set<Promise<void>>();
 
   /**
    * Grants a file after checking it exists, is a regular file and matches the claim: size and
@@ -56,6 +58,24 @@ export class FileGrants {
     const granted = this.#byId.get(id);
     if (!granted) throw new CourierError('not_granted', `File ${id} was not granted by the user.`);
     return granted;
+  }
+
+  /** Counts `work` (files being granted again in the background) until it settles. */
+  track(work: Promise<unknown>): void {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#checks.add(settled);
+    void settled.then(() => this.#checks.delete(settled));
+  }
+
+  /**
+   * Resolves once the files being granted again in the background are checked: what reads a
+   * file by id waits for it, rather than refusing a file whose check has not come yet.
+   */
+  async checked(): Promise<void> {
+    while (this.#checks.size > 0) await Promise.all(this.#checks);
   }
 
   get size(): number {

@@ -27,7 +27,12 @@ import { CourierError } from '../errors.js';
 import { readJsonIfExists, writeFileAtomic } from '../files/atomic-file.js';
 import type { FileGrants } from '../files/file-grants.js';
 import { applyLibraryPatch, type LibraryPatch, LibraryPatchSchema } from './library-patch.js';
-import { type LibrarySession, LibrarySessionSchema, type SessionRow } from './session-schema.js';
+import {
+  type LibrarySession,
+  LibrarySessionSchema,
+  type SessionRow,
+  SessionRowSchema,
+} from './session-schema.js';
 
 const FileSchema = v.strictObject({
   id: v.string(),
@@ -36,10 +41,25 @@ const FileSchema = v.strictObject({
   mtimeMs: v.number(),
 });
 
+/** Where a stored row's `original` says it is its draft. */
+const sameAsDraft = 'draft';
+
+/**
+ * A row as the base keeps it: `original` is `'draft'` when it is the draft itself (a track not
+ * edited since its tags were read, most of a library), which halves what a reopen reads.
+ */
+const StoredRowSchema = v.strictObject({
+  ...SessionRowSchema.entries,
+  original: v.union([SessionRowSchema.entries.original, v.literal(sameAsDraft)]),
+});
+
 const StoredSchema = v.strictObject({
   version: v.literal(1),
   files: v.array(FileSchema),
-  session: LibrarySessionSchema,
+  session: v.strictObject({
+    ...LibrarySessionSchema.entries,
+    rows: v.pipe(v.array(StoredRowSchema), v.maxLength(200_000)),
+  }),
   /** The journal this base follows, and the last of its lines folded in (none: a fresh base). */
   journal: v.optional(v.strictObject({ epoch: v.string(), seq: v.number() })),
 });
@@ -52,6 +72,7 @@ const LineSchema = v.strictObject({
 });
 
 type Stored = v.InferOutput<typeof StoredSchema>;
+type StoredRow = v.InferOutput<typeof StoredRowSchema>;
 type StoredFile = v.InferOutput<typeof FileSchema>;
 
 /** A larger library kept before a save that shrank it: how many tracks, and when. */
@@ -103,6 +124,12 @@ interface Journal {
 }
 
 const journals = new Map<string, Journal>();
+
+/**
+ * The saved files of rows a check in progress has not reached yet, by data directory: a save in
+ * the meantime keeps their paths (they are not granted yet, nor known to be gone).
+ */
+const unchecked = new Map<string, Set<Map<string, StoredFile>>>();
 
 /** Saves and restores of one data directory, one after another. */
 const queues = new Map<string, Promise<unknown>>();
@@ -181,7 +208,7 @@ async function materialize(dataDir: string): Promise<Materialized> {
     journalBytes: 0,
   };
   const library = {
-    rows: new Map((stored?.session.rows ?? []).map((row) => [row.id, row])),
+    rows: new Map((stored?.session.rows ?? []).map((row) => [row.id, sessionRow(row)])),
     ignored: stored?.session.ignored ?? [],
   };
   const files = new Map((stored?.files ?? []).map((file) => [file.id, file]));
@@ -209,6 +236,22 @@ async function materialize(dataDir: string): Promise<Materialized> {
   return { exists, ...library, files, journal };
 }
 
+/** A row as the base keeps it (an original that is its draft written once). */
+function storedRow(row: SessionRow): StoredRow {
+  if (row.original === null || row.original === row.draft) {
+    return row.original === null ? row : { ...row, original: sameAsDraft };
+  }
+  // Equal in content though not the same object (a row as it came from the page).
+  return JSON.stringify(row.original) === JSON.stringify(row.draft)
+    ? { ...row, original: sameAsDraft }
+    : row;
+}
+
+/** A stored row as the session has it: an original that is its draft is the draft itself. */
+function sessionRow(row: StoredRow): SessionRow {
+  return row.original === sameAsDraft ? { ...row, original: row.draft } : (row as SessionRow);
+}
+
 function parseOrUndefined(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -232,7 +275,7 @@ async function writeBase(
   const stored: Stored = {
     version: 1,
     files: library.files,
-    session,
+    session: { ...session, rows: session.rows.map(storedRow) },
     journal: { epoch: journal.epoch, seq: journal.seq },
   };
   const text = `${JSON.stringify(stored)}\n`;
@@ -269,8 +312,13 @@ async function keepPrevious(dataDir: string): Promise<void> {
 }
 
 /** The grant of each row that has one (a row restored but missing keeps its data, not a path). */
-function grantedFiles(grants: FileGrants, rows: readonly SessionRow[]): StoredFile[] {
+function grantedFiles(
+  dataDir: string,
+  grants: FileGrants,
+  rows: readonly SessionRow[],
+): StoredFile[] {
   const files: StoredFile[] = [];
+  const checks = [...(unchecked.get(dataDir) ?? [])];
   for (const row of rows) {
     try {
       const granted = grants.get(row.id);
@@ -281,7 +329,10 @@ function grantedFiles(grants: FileGrants, rows: readonly SessionRow[]): StoredFi
         mtimeMs: granted.mtimeMs,
       });
     } catch {
-      // A row main never granted (restored but missing): keep its data, not a path.
+      // Not checked yet since the session was reopened: its saved path stays.
+      const saved = checks.find((pending) => pending.has(row.id))?.get(row.id);
+      if (saved) files.push(saved);
+      // Else a row main never granted (restored but missing): keep its data, not a path.
     }
   }
   return files;
@@ -298,7 +349,7 @@ export function saveLibrarySession(
     // Read again: folding the journal before the copy replaced what main knew.
     const journal = await journalOf(dataDir);
     journal.seq++;
-    const files = grantedFiles(grants, session.rows);
+    const files = grantedFiles(dataDir, grants, session.rows);
     await writeBase(dataDir, { rows: session.rows, ignored: session.ignored, files }, journal);
   });
 }
@@ -327,7 +378,7 @@ export function patchLibrarySession(
       epoch: journal.epoch,
       seq: journal.seq + 1,
       patch,
-      files: grantedFiles(grants, patch.rows),
+      files: grantedFiles(dataDir, grants, patch.rows),
     };
     const text = `${JSON.stringify(line)}\n`;
     await mkdir(dirname(journalPath(dataDir)), { recursive: true });
@@ -358,6 +409,15 @@ export async function restorePreviousSession(
   dataDir: string,
   grants: FileGrants,
 ): Promise<LoadedSession> {
+  await makePreviousCurrent(dataDir);
+  return loadLibrarySession(dataDir, grants);
+}
+
+/**
+ * Swaps the session kept before the last shrinking save with the current one, without opening
+ * either (`openLibrarySession` reads it then).
+ */
+export async function makePreviousCurrent(dataDir: string): Promise<void> {
   await serial(dataDir, async () => {
     const [current, previous, swap] = [
       sessionPath(dataDir),
@@ -375,7 +435,6 @@ export async function restorePreviousSession(
     await rename(swap, current);
     journals.delete(dataDir);
   });
-  return loadLibrarySession(dataDir, grants);
 }
 
 /** The previous session, when it holds more tracks than the current one. */
@@ -386,31 +445,118 @@ async function previousSession(dataDir: string, rows: number): Promise<PreviousS
   return { tracks, savedAt: info.mtime.toISOString() };
 }
 
-/** Loads the saved session and grants again every file still on disk and unchanged. */
-export async function loadLibrarySession(
-  dataDir: string,
-  grants: FileGrants,
-): Promise<LoadedSession> {
+/** A row's file as the session saved it: where it was, and its size and date then. */
+export type SessionFile = StoredFile;
+
+/** A saved session as read, before its files are checked against the disk. */
+export interface OpenedSession {
+  session: LibrarySession | null;
+  /** The saved file of each row that has one, in row order: what `checkSessionFiles` checks. */
+  files: SessionFile[];
+  /** Rows saved without a file (restored missing before): missing without a check. */
+  unfiled: string[];
+  previous: PreviousSession | null;
+}
+
+/**
+ * Reads the saved session without touching the files it names, so its rows can be shown at
+ * once; `checkSessionFiles` then grants again those still on disk and unchanged.
+ */
+export async function openLibrarySession(dataDir: string): Promise<OpenedSession> {
   const library = await serial(dataDir, () => materialize(dataDir));
   if (!library.exists) {
-    return { session: null, missing: [], previous: await previousSession(dataDir, 0) };
+    return { session: null, files: [], unfiled: [], previous: await previousSession(dataDir, 0) };
   }
   const session: LibrarySession = {
     version: 1,
     rows: [...library.rows.values()],
     ignored: library.ignored,
   };
-  const regranted = new Set<string>();
+  const files: StoredFile[] = [];
+  const unfiled: string[] = [];
   for (const row of session.rows) {
     const file = library.files.get(row.id);
-    if (!file) continue;
-    try {
-      await grants.grant(file.path, { size: file.size, lastModified: Math.trunc(file.mtimeMs) });
-      regranted.add(file.id);
-    } catch {
-      // Gone or changed: the row stays, marked missing.
-    }
+    if (file) files.push(file);
+    else unfiled.push(row.id);
   }
-  const missing = session.rows.filter((row) => !regranted.has(row.id)).map((row) => row.id);
-  return { session, missing, previous: await previousSession(dataDir, session.rows.length) };
+  return { session, files, unfiled, previous: await previousSession(dataDir, session.rows.length) };
+}
+
+/** What one batch of checks found. */
+export interface CheckedBatch {
+  /** Ids of the rows whose file is gone or changed since it was added. */
+  missing: string[];
+  /** Files checked so far, and in all. */
+  checked: number;
+  total: number;
+}
+
+/**
+ * Grants again the files of a reopened session that are still on disk and unchanged (size and
+ * date), `concurrency` at a time, in row order; each `batch` files' findings go to `onBatch` as
+ * they come. Until its file is checked, a row's saved path is kept by the saves in between.
+ * Resolves with the ids of every row whose file is gone or changed.
+ */
+export async function checkSessionFiles(
+  dataDir: string,
+  grants: FileGrants,
+  files: readonly SessionFile[],
+  options: { concurrency?: number; batch?: number; onBatch?: (batch: CheckedBatch) => void } = {},
+): Promise<string[]> {
+  const pending = new Map(files.map((file) => [file.id, file]));
+  const checks = unchecked.get(dataDir) ?? new Set();
+  unchecked.set(dataDir, checks.add(pending));
+  const batch = Math.max(1, options.batch ?? 500);
+  const missing: string[] = [];
+  let checked = 0;
+  // Missing ids, and files checked, as of the last report.
+  let sent = 0;
+  let reported = 0;
+  const report = () => {
+    options.onBatch?.({ missing: missing.slice(sent), checked, total: files.length });
+    sent = missing.length;
+    reported = checked;
+  };
+  let next = 0;
+  const lane = async () => {
+    while (next < files.length) {
+      const file = files[next++]!;
+      try {
+        await grants.grant(file.path, { size: file.size, lastModified: Math.trunc(file.mtimeMs) });
+      } catch {
+        // Gone or changed: the row stays, marked missing.
+        missing.push(file.id);
+      }
+      pending.delete(file.id);
+      checked++;
+      if (checked - reported >= batch) report();
+    }
+  };
+  try {
+    const lanes = Math.max(1, Math.min(options.concurrency ?? 16, files.length));
+    await Promise.all(Array.from({ length: lanes }, lane));
+    if (checked > reported) report();
+  } finally {
+    checks.delete(pending);
+    if (checks.size === 0) unchecked.delete(dataDir);
+  }
+  return missing;
+}
+
+/** Loads the saved session and grants again every file still on disk and unchanged. */
+export async function loadLibrarySession(
+  dataDir: string,
+  grants: FileGrants,
+): Promise<LoadedSession> {
+  const opened = await openLibrarySession(dataDir);
+  const missing = new Set([
+    ...opened.unfiled,
+    ...(await checkSessionFiles(dataDir, grants, opened.files)),
+  ]);
+  const rows = opened.session?.rows ?? [];
+  return {
+    session: opened.session,
+    missing: rows.filter((row) => missing.has(row.id)).map((row) => row.id),
+    previous: opened.previous,
+  };
 }

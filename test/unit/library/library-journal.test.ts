@@ -14,6 +14,7 @@ import {
   loadLibrarySession,
   patchLibrarySession,
   restorePreviousSession,
+  saveLibrarySession,
   sessionPath,
 } from '../../../src-main/core/library/library-session.js';
 import type { SessionRow } from '../../../src-main/core/library/session-schema.js';
@@ -43,6 +44,22 @@ describe('the library journal', () => {
     dir = await mkdtemp(join(tmpdir(), 'courier-journal-'));
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('writes an original that is its draft once in the base, and loads it back whole', async () => {
+    const read = row('a', 'One');
+    const untouched = { ...read, original: { ...read.draft } };
+    const edited = { ...row('b', 'Deux'), original: row('b', 'Two').draft };
+    await saveLibrarySession(dir, new FileGrants(), {
+      version: 1,
+      rows: [untouched, edited],
+      ignored: [],
+    });
+    const base = await readFile(sessionPath(dir), 'utf8');
+    expect(base.match(/"One"/g)).toHaveLength(1);
+    expect(base).toContain('"Two"');
+    const loaded = (await loadLibrarySession(dir, new FileGrants())).session!.rows;
+    expect(loaded).toEqual([untouched, edited]);
+  });
 
   it('appends an edit as one line naming only the edited row, and loads it applied', async () => {
     await patchLibrarySession(dir, new FileGrants(), {
