@@ -39,23 +39,22 @@ export function appHandlers(services: CoreServices, host: HostAdapter, emit: Emi
       return show(services.dataDir);
     },
     async readFileTags({ files }) {
-      await services.grants.checked();
       const results: ResultOf<'readFileTags'>['results'] = [];
       for (const { id, relativePath } of files) {
-        const { path } = services.grants.get(id);
+        const { path } = await services.grants.whenGranted(id);
         results.push({ id, result: await readTrackFile(rootOf(path, relativePath), path) });
       }
       return { results };
     },
     async findDuplicateAudio({ ids }) {
-      await services.grants.checked();
       // The paths are main's own, from the grants: the renderer names files by id only.
       const byPath = new Map<string, string>();
-      const files = [...new Set(ids)].map((id) => {
-        const { path } = services.grants.get(id);
+      const files: { path: string; localPath: string }[] = [];
+      for (const id of new Set(ids)) {
+        const { path } = await services.grants.whenGranted(id);
         byPath.set(path, id);
-        return { path, localPath: path };
-      });
+        files.push({ path, localPath: path });
+      }
       const pace = progressPace();
       const result = await findDuplicateAudio(files, {
         onProgress: (p) => {

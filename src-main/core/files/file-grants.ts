@@ -60,6 +60,16 @@ export class FileGrants {
     return granted;
   }
 
+  /**
+   * The granted file with this id once the files being granted again in the background are
+   * checked: what reads a file by id asks this, rather than refusing a file whose check has
+   * not come yet.
+   */
+  async whenGranted(id: string): Promise<GrantedPath> {
+    await this.checked();
+    return this.get(id);
+  }
+
   /** Counts `work` (files being granted again in the background) until it settles. */
   track(work: Promise<unknown>): void {
     const settled = work.then(
@@ -70,10 +80,7 @@ export class FileGrants {
     void settled.then(() => this.#checks.delete(settled));
   }
 
-  /**
-   * Resolves once the files being granted again in the background are checked: what reads a
-   * file by id waits for it, rather than refusing a file whose check has not come yet.
-   */
+  /** Resolves once the files being granted again in the background are checked. */
   async checked(): Promise<void> {
     while (this.#checks.size > 0) await Promise.all(this.#checks);
   }
