@@ -7,6 +7,7 @@
 import * as v from 'valibot';
 
 import { deliveryModes, DETAIL_PAGE_MAX } from '../core/delivery/delivery-summary.js';
+import type { LoadedLibrary } from '../core/library/library-loads.js';
 import { LibraryPatchSchema } from '../core/library/library-patch.js';
 import {
   DeliveryRulesSchema,
@@ -369,20 +370,7 @@ export interface GrantResult {
  * What `library:load` returns: the saved session's first rows (the rest by `library:rows`), at
  * once, before its files are checked; what the checks find follows as `library:files-checked`.
  */
-export interface LoadedLibrary {
-  /** The session with its first `rows` (all of them when `total` is no more). */
-  session: LibrarySession | null;
-  /** Rows the session holds in all. */
-  total: number;
-  /** Names this load in `library:rows` requests and `library:files-checked` events. */
-  load: string;
-  /** Rows known to have no file already (restored missing before). */
-  missing: string[];
-  /** Files still to check against the disk (0: nothing follows). */
-  checking: number;
-  /** The larger library kept before the last save that shrank it (Clear, Remove), if any. */
-  previous: { tracks: number; savedAt: string } | null;
-}
+export type { LoadedLibrary };
 
 /** A profile as the renderer sees it: everything but the secrets, which are only set or not. */
 export interface ProfileSummary {

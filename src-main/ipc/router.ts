@@ -2,19 +2,11 @@
  * Maps the contract onto core. Used unchanged by Electron's ipcMain and by the browser host:
  * each hands it a channel and an untrusted request and gets an envelope back, never a throw.
  */
-import { randomUUID } from 'node:crypto';
-
 import { app } from '../core/app-info.js';
 import { CourierError } from '../core/errors.js';
 import { grantPicked, MissBudget } from '../core/files/grant-picked.js';
-import {
-  checkSessionFiles,
-  makePreviousCurrent,
-  openLibrarySession,
-  patchLibrarySession,
-  saveLibrarySession,
-} from '../core/library/library-session.js';
-import type { SessionRow } from '../core/library/session-schema.js';
+import { LibraryLoads } from '../core/library/library-loads.js';
+import { patchLibrarySession, saveLibrarySession } from '../core/library/library-session.js';
 import { redactor } from '../core/log.js';
 import type { CoreServices } from '../core/services.js';
 import type { UpdateService } from '../core/updates/update-service.js';
@@ -26,7 +18,6 @@ import {
   type EventPayloads,
   fail,
   type FileRef,
-  type LoadedLibrary,
   ok,
   type OperationName,
   operationOf,
@@ -62,12 +53,6 @@ export interface HostAdapter {
   updates?: UpdateService;
 }
 
-/**
- * Library rows per message: a 100,000-track session is megabytes a row-thousand, and the browser
- * host's WebSocket takes at most 64 MB a message.
- */
-const libraryPageRows = 5_000;
-
 type Handlers = { [N in OperationName]: (request: RequestOf<N>) => Promise<ResultOf<N>> };
 type Listener = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
 
@@ -88,6 +73,9 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
   const bucket = bucketHandlers(services, host, emitToAll);
   const misses = new MissBudget();
 
+  const library = new LibraryLoads(services.dataDir, services.grants, services.log);
+  const onChecked = (batch: EventPayloads['library:files-checked']) =>
+    emitToAll('library:files-checked', batch);
   const handlers: Handlers = {
     async appInfo() {
       return { ...app, host: host.kind, platform: process.platform, dataDir: services.dataDir };
@@ -108,24 +96,13 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
     ...ledgerHandlers(services),
     ...updateHandlers(host.updates),
     async loadLibrary() {
-      return openLibrary();
+      return library.open(onChecked);
     },
     async libraryRows({ load, offset }) {
-      const rows = pages.get(load);
-      if (!rows) {
-        throw new CourierError(
-          'not_found',
-          'The saved library was opened again since; reopen the app to show it.',
-        );
-      }
-      const end = offset + libraryPageRows;
-      // The last page sent, main no longer keeps the rows for this load.
-      if (end >= rows.length) pages.delete(load);
-      return { rows: rows.slice(offset, end) };
+      return { rows: library.rows(load, offset) };
     },
     async restorePreviousLibrary() {
-      await makePreviousCurrent(services.dataDir);
-      return openLibrary();
+      return library.restorePrevious(onChecked);
     },
     async saveLibrary({ session }) {
       await saveLibrarySession(services.dataDir, services.grants, session);
@@ -136,41 +113,6 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
       return { saved: true as const };
     },
   };
-
-  /** The rows of the last library load still to be paged to the renderer, by load. */
-  const pages = new Map<string, SessionRow[]>();
-
-  /**
-   * Opens the saved library and answers with its first rows at once; its files are checked
-   * against the disk in the background, what they find sent as `library:files-checked`.
-   */
-  async function openLibrary(): Promise<LoadedLibrary> {
-    const opened = await openLibrarySession(services.dataDir);
-    const load = randomUUID();
-    const rows = opened.session?.rows ?? [];
-    pages.clear();
-    if (rows.length > libraryPageRows) pages.set(load, rows);
-    if (opened.files.length > 0) {
-      const checks = checkSessionFiles(services.dataDir, services.grants, opened.files, {
-        onBatch: (batch) => emitToAll('library:files-checked', { load, ...batch }),
-      });
-      services.grants.track(checks);
-      checks.catch((error: unknown) => {
-        void services.log.log(
-          'warn',
-          `The saved library's files were not all checked: ${messageOf(error)}`,
-        );
-      });
-    }
-    return {
-      session: opened.session && { ...opened.session, rows: rows.slice(0, libraryPageRows) },
-      total: rows.length,
-      load,
-      missing: opened.unfiled,
-      checking: opened.files.length,
-      previous: opened.previous,
-    };
-  }
 
   function emitToAll<E extends EventName>(event: E, payload: EventPayloads[E]): void {
     for (const listener of listeners) listener(event, payload);
