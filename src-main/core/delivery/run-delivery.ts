@@ -109,6 +109,9 @@ export async function runDelivery(args: RunDeliveryArgs): Promise<DeliveryRecord
     return record;
   };
   try {
+    // A kill between an accepted request's journal line and its ledger append left the
+    // catalog's ledger short of what the service holds: make it whole before anything else.
+    if (args.ledger) await recordMissedAcceptances(record, args.ledger);
     record.runs++;
     delete record.error;
     const retryable = retryableKeys(record);
@@ -336,6 +339,25 @@ export function ledgerEntries(record: DeliveryRecord, batch: DeliveryBatch): Led
       at,
     };
   });
+}
+
+/**
+ * Appends to the ledger the tracks of the record's accepted requests that it lacks, or holds
+ * only from before that request was accepted. An entry accepted later (another delivery's)
+ * stays: it is what the service holds now.
+ */
+async function recordMissedAcceptances(
+  record: DeliveryRecord,
+  ledger: CatalogLedger,
+): Promise<void> {
+  const missed = record.batches
+    .filter((b) => b.state === 'accepted')
+    .flatMap((batch) => ledgerEntries(record, batch))
+    .filter((entry) => {
+      const known = ledger.get(entry.outer_id);
+      return !known || (known.delivery !== record.id && known.at < entry.at);
+    });
+  await ledger.record(missed);
 }
 
 /** Each record's files by key, made once per files list (not once per accepted request). */

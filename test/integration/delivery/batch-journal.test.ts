@@ -16,6 +16,7 @@ import {
 } from '../../../src-main/core/delivery/delivery-record.js';
 import { DeliveryService } from '../../../src-main/core/delivery/delivery-service.js';
 import { runDelivery } from '../../../src-main/core/delivery/run-delivery.js';
+import { CatalogLedger } from '../../../src-main/core/ledger/catalog-ledger.js';
 import type { LoggedRequest } from '../../../src-main/core/sandbox/index.js';
 import { MemorySecretStore } from '../../../src-main/core/secrets/secret-store.js';
 import { createServices } from '../../../src-main/core/services.js';
@@ -82,6 +83,12 @@ describe.skipIf(missing.length > 0)('the batch journal', () => {
       'pending',
     ]);
 
+    // The kill may also fall between request 1's `accepted` line and its ledger append: the
+    // ledger then lacks tracks the service holds, which the resumed run records first.
+    const ledgerAtKill = await CatalogLedger.open(home, 'Test', catalog);
+    expect(ledgerAtKill.size).toBe(25);
+    await writeFile(ledgerAtKill.file, '');
+
     const resumed = await runCli(args, { env, timeoutMs: 120_000 });
     expect(resumed.stderr).toContain(`Resuming delivery ${atKill.id} (1/3 request(s) accepted)`);
     expect(resumed.code).toBe(0);
@@ -100,6 +107,9 @@ describe.skipIf(missing.length > 0)('the batch journal', () => {
       outer_id: string;
     }[];
     expect(new Set(entries.map((e) => e.outer_id)).size).toBe(75);
+    const ledger = await CatalogLedger.open(home, 'Test', catalog);
+    expect(ledger.size, 'the ledger names every track the service holds').toBe(75);
+    expect(ledger.get(killed.tracks![0]![0]!.outer_id)?.delivery).toBe(atKill.id);
     // Compacted at the end: the record's main file alone says every request was accepted.
     const names = await readdir(join(home, 'deliveries'));
     expect(names.filter((n) => n.endsWith('.jsonl'))).toEqual([]);
