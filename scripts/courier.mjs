@@ -34,8 +34,8 @@ function stamp() {
 }
 
 /**
- * Bundles the CLI into `outDir`: cli.js, its worker threads beside it and a package.json that
- * marks them ES modules. The checkout's `courier` builds into its cache; `npm run build:cli`
+ * Bundles the CLI into `outDir`: cli.js, its worker threads and their chunks beside it, and a
+ * package.json that marks them ES modules. The checkout's `courier` builds into its cache; `npm run build:cli`
  * into dist/cli, which the installed command (bin/courier.mjs) runs.
  */
 export async function buildCli(outDir, { sourcemap = true } = {}) {
@@ -56,21 +56,19 @@ export async function buildCli(outDir, { sourcemap = true } = {}) {
       js: "import { createRequire as __courierRequire } from 'node:module'; const require = __courierRequire(import.meta.url);",
     },
   };
-  await Promise.all([
-    build({
-      ...common,
-      entryPoints: [join(root, 'src-main/cli.ts')],
-      outfile: join(outDir, 'cli.js'),
-    }),
-    // The worker threads (core/tags/worker-lanes.ts loads each from beside the bundle).
-    ...['scan-worker', 'duplicates-worker'].map((name) =>
-      build({
-        ...common,
-        entryPoints: [join(root, `src-main/core/tags/${name}.ts`)],
-        outfile: join(outDir, `${name}.js`),
-      }),
+  // One build of the CLI and its worker threads (core/tags/worker-lanes.ts loads each from
+  // beside the bundle), split: each command's module is a chunk loaded when it runs, and code
+  // the entries share is one chunk, all in one folder.
+  await build({
+    ...common,
+    entryPoints: ['cli', 'core/tags/scan-worker', 'core/tags/duplicates-worker'].map((name) =>
+      join(root, `src-main/${name}.ts`),
     ),
-  ]);
+    splitting: true,
+    outdir: outDir,
+    entryNames: '[name]',
+    chunkNames: 'chunk-[hash]',
+  });
   await import('node:fs/promises').then((fs) =>
     fs.writeFile(join(outDir, 'package.json'), '{ "type": "module" }\n'),
   );

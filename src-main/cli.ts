@@ -14,9 +14,11 @@ import { redactor } from './core/log.js';
 import { escapeControls } from './core/storage/object-key.js';
 
 /** The text of `courier --help`. */
-export function helpText(): string {
-  const width = Math.max(...commands.map((c) => c.name.length), 9);
-  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+export async function helpText(): Promise<string> {
+  const names = Object.keys(commands);
+  const width = Math.max(...names.map((name) => name.length), 9);
+  const loaded = await Promise.all(names.map((name) => commands[name]!()));
+  const lines = loaded.map((c, i) => `  ${names[i]!.padEnd(width)}  ${c.summary}`);
   return [
     `${app.productName} ${app.version}: deliver a catalog to the audio-analysis service.`,
     '',
@@ -39,18 +41,19 @@ export function helpText(): string {
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
-    io.out(helpText());
+    io.out(await helpText());
     return first === undefined ? 2 : 0;
   }
   if (first === '--version' || first === '-V') {
     io.out(app.version);
     return 0;
   }
-  const command = commands.find((c) => c.name === first);
-  if (!command) {
+  const load = Object.hasOwn(commands, first) ? commands[first] : undefined;
+  if (!load) {
     io.err(`courier: unknown command '${first}' (see courier --help)`);
     return 2;
   }
+  const command = await load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.out(`Usage: ${command.usage}\n\n${command.summary}`);
     return 0;
@@ -59,10 +62,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return await command.run(rest, io);
   } catch (error) {
     if (isArgumentError(error)) {
-      io.err(`courier ${command.name}: ${oneLine(error)} (usage: ${command.usage})`);
+      io.err(`courier ${first}: ${oneLine(error)} (usage: ${command.usage})`);
       return 2;
     }
-    io.err(`courier ${command.name}: ${oneLine(error)}`);
+    io.err(`courier ${first}: ${oneLine(error)}`);
     return exitCodeOf(error);
   }
 }

@@ -1,6 +1,5 @@
-/** What every `courier` command is: a name, one line of help, its usage and how to run it. */
+/** What every `courier` command is (its name is its key in `commands`): one line of help, its usage and how to run it. */
 export interface Command {
-  name: string;
   summary: string;
   usage: string;
   /** Runs the command; resolves to the process exit code (0 ok, 1 failure, 2 usage). */

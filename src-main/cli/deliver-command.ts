@@ -133,7 +133,6 @@ function printFindings(io: CliIO, findings: PlanFinding[], verbose: boolean): vo
 
 /** The `deliver` command. */
 export const deliverCommand: Command = {
-  name: 'deliver',
   summary: 'deliver a folder of audio (and metadata) to a catalog; re-running resumes',
   usage,
   async run(args, io) {

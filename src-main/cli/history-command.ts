@@ -28,7 +28,6 @@ const usage = [
 
 /** The `history` command. */
 export const historyCommand: Command = {
-  name: 'history',
   summary:
     'list deliveries (--csv exports them); --search an ISRC, outer_id or title; ID --track shows a body as sent',
   usage,

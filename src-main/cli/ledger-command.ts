@@ -15,7 +15,6 @@ const usage = 'courier ledger PROFILE CATALOG [--csv FILE | --json]';
 
 /** The `ledger` command. */
 export const ledgerCommand: Command = {
-  name: 'ledger',
   summary:
     'what a catalog holds from this workstation (CATALOG: id or name); --csv FILE exports it',
   usage,

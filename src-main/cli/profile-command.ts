@@ -18,7 +18,6 @@ const USAGE = [
 
 /** `courier profile`: add, list, remove and test the connections to the service. */
 export const profileCommand: Command = {
-  name: 'profile',
   summary: 'add, list, remove or test profiles (secrets go to the OS keychain)',
   usage: USAGE,
   async run(args, io) {

@@ -33,7 +33,6 @@ function millis(value: string | undefined, flag: string): number | undefined {
 
 /** `courier sandbox`: runs the local service API and delivery bucket until stopped. */
 export const sandboxCommand: Command = {
-  name: 'sandbox',
   summary: 'run the local service API and delivery bucket (prints one JSON line, stops on Ctrl-C)',
   usage:
     'courier sandbox [--port N] [--s3-port N] [--data DIR] [--token-ttl-ms N] [--fault-500 SHARE] ' +

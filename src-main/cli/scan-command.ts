@@ -12,7 +12,6 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { UsageError } from '../core/errors.js';
-import { listLocalFiles } from '../core/files/local-files.js';
 import { type AlbumSummary, albumSummary } from '../core/model/album-review.js';
 import { describeAudio } from '../core/model/audio-properties.js';
 import { fieldLabel } from '../core/model/field-labels.js';
@@ -25,7 +24,7 @@ import {
   type DuplicateProgress,
   findDuplicateAudio,
 } from '../core/tags/duplicates.js';
-import { scanFiles } from '../core/tags/scan-folder.js';
+import { scanListedFolder } from '../core/tags/scan-folder.js';
 import type { CliIO, Command } from './command.js';
 import { mib, progressBar, redrawnLine } from './progress-line.js';
 
@@ -153,7 +152,6 @@ function duplicateProgress(io: CliIO): ((p: DuplicateProgress) => void) | undefi
 
 /** The `scan` command. */
 export const scanCommand: Command = {
-  name: 'scan',
   summary: 'read the tags of every file under a folder and check each track',
   usage,
   async run(args, io) {
@@ -187,9 +185,7 @@ export const scanCommand: Command = {
       io.err('courier scan: interrupted; nothing printed');
       return 1;
     };
-    const listing = await listLocalFiles(root);
-    const paths = listing.map((f) => f.localPath);
-    const results = await scanFiles(root, paths, {
+    const { listing, results } = await scanListedFolder(root, {
       concurrency,
       signal: controller.signal,
       // The command has nothing else to do while it reads.
@@ -199,11 +195,11 @@ export const scanCommand: Command = {
     const review = finishScanReview(results, strategy);
     const entries: ScanEntry[] = review.entries.map(({ draft: _, ...entry }) => entry);
     const albums = review.albums.albums.map((a) => albumSummary(a, review.drafts));
-    const report = formatTable(entries, albums);
+    const report = () => formatTable(entries, albums);
     if (!values.duplicates) {
       // The array stays what --json printed before the albums; --albums asks for the object.
       const json = values.albums ? { files: entries, albums } : entries;
-      io.out(values.json ? JSON.stringify(json, null, 2) : report);
+      io.out(values.json ? JSON.stringify(json, null, 2) : report());
       return 0;
     }
     const audio = comparedFiles(listing);
@@ -220,7 +216,7 @@ export const scanCommand: Command = {
     io.out(
       values.json
         ? JSON.stringify({ files: entries, albums, duplicates: found.groups }, null, 2)
-        : `${report}\n\n${formatDuplicates(found, audio.length)}`,
+        : `${report()}\n\n${formatDuplicates(found, audio.length)}`,
     );
     return 0;
   },

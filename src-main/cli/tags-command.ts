@@ -9,7 +9,6 @@ const USAGE = 'courier tags [--profile NAME] [--category NAME] [--name TEXT] [--
 
 /** `courier tags`: the service's tag lexicology, filtered. */
 export const tagsCommand: Command = {
-  name: 'tags',
   summary: 'list the tag lexicology (filter by category or name)',
   usage: USAGE,
   async run(args, io) {

@@ -18,7 +18,6 @@ const usage = 'courier upload DIR --to FOLDER [--profile NAME] [--json]';
 
 /** The `upload` command. */
 export const uploadCommand: Command = {
-  name: 'upload',
   summary: 'upload a folder of audio to the delivery bucket (resumable)',
   usage,
   async run(args, io) {

@@ -38,13 +38,19 @@ export function unreadableReason(error: unknown): string {
   return `the file cannot be read (${code ?? (error as Error).message})`;
 }
 
-/** Every file under `root`, sorted by relative path. */
-export async function listLocalFiles(root: string): Promise<LocalFileEntry[]> {
+/** Every file under `root`, sorted by relative path; `onSeen` hears the entries seen so far. */
+export async function listLocalFiles(
+  root: string,
+  onSeen?: (entries: number) => void,
+): Promise<LocalFileEntry[]> {
   const files: LocalFileEntry[] = [];
+  let seen = 0;
   // The folders are walked and their files stat'ed side by side: one at a time, a listing of
   // thousands of files waits on thousands of round trips through the thread pool.
   const walk = async (dir: string): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true });
+    seen += entries.length;
+    onSeen?.(seen);
     await Promise.all(
       entries.map(async (entry) => {
         const localPath = join(dir, entry.name);

@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 
-import { listLocalFiles } from '../files/local-files.js';
+import { listLocalFiles, type LocalFileEntry } from '../files/local-files.js';
 import type { FileReadResult } from '../model/read-result.js';
 import { readTrackFiles } from './read-track-file.js';
 import type { ScanChunk } from './scan-worker.js';
@@ -33,6 +33,21 @@ export interface ScanOptions {
   signal?: AbortSignal;
 }
 
+/** Files per chunk handed to a thread, unless the options say otherwise. */
+const CHUNK_SIZE = 48;
+
+/** A worker costs a few hundred milliseconds to start: only worth it for this many chunks. */
+const CHUNKS_FOR_WORKERS = 20;
+
+type ScanWorkers = ReturnType<typeof startWorkers<ScanChunk, FileReadResult[]>>;
+
+/** How many worker threads a scan of `chunks` chunks starts. */
+function workersFor(chunks: number, options: ScanOptions): number {
+  const wanted =
+    options.threads ?? (chunks >= CHUNKS_FOR_WORKERS ? Math.min(3, availableParallelism() - 1) : 0);
+  return Math.max(0, Math.min(wanted, chunks - 1));
+}
+
 /** Every file under `root`, as absolute paths sorted by relative path (`listLocalFiles`). */
 export async function listFiles(root: string): Promise<string[]> {
   return (await listLocalFiles(root)).map((f) => f.localPath);
@@ -43,28 +58,51 @@ export async function scanFolder(
   root: string,
   options: ScanOptions = {},
 ): Promise<FileReadResult[]> {
-  return scanFiles(root, await listFiles(root), options);
+  return (await scanListedFolder(root, options)).results;
+}
+
+/**
+ * Lists `root` and reads every file under it (results in the listing's order). The worker
+ * threads start loading as soon as the listing has seen enough files to need them, not after it.
+ */
+export async function scanListedFolder(
+  root: string,
+  options: ScanOptions = {},
+): Promise<{ listing: LocalFileEntry[]; results: FileReadResult[] }> {
+  const chunkSize = Math.max(1, options.chunkSize ?? CHUNK_SIZE);
+  let early: ScanWorkers | undefined;
+  let listing: LocalFileEntry[];
+  try {
+    listing = await listLocalFiles(root, (seen) => {
+      if (!early && seen >= CHUNKS_FOR_WORKERS * chunkSize) early = startScanWorkers(seen, options);
+    });
+  } catch (error) {
+    if (early) stopWorkers(early);
+    throw error;
+  }
+  const paths = listing.map((f) => f.localPath);
+  return { listing, results: await scanFiles(root, paths, { ...options, workers: early }) };
+}
+
+/** The worker threads for a scan of `files` files (none for a small one). */
+function startScanWorkers(files: number, options: ScanOptions): ScanWorkers {
+  const chunks = Math.ceil(files / Math.max(1, options.chunkSize ?? CHUNK_SIZE));
+  return startWorkers<ScanChunk, FileReadResult[]>('scan-worker', workersFor(chunks, options));
 }
 
 /** Reads `paths`, files under `root` (results in the order of `paths`). */
 export async function scanFiles(
   root: string,
   paths: readonly string[],
-  options: ScanOptions = {},
+  options: ScanOptions & { workers?: ScanWorkers | undefined } = {},
 ): Promise<FileReadResult[]> {
   const concurrency = Math.max(1, options.concurrency ?? 8);
-  const chunkSize = Math.max(1, options.chunkSize ?? 48);
+  const chunkSize = Math.max(1, options.chunkSize ?? CHUNK_SIZE);
   const chunks: ScanChunk[] = [];
   for (let i = 0; i < paths.length; i += chunkSize) {
     chunks.push({ root, paths: paths.slice(i, i + chunkSize), concurrency });
   }
-  // A worker costs a second or so to start; only worth it for larger folders.
-  const wanted =
-    options.threads ?? (chunks.length >= 20 ? Math.min(3, availableParallelism() - 1) : 0);
-  const workers = startWorkers<ScanChunk, FileReadResult[]>(
-    'scan-worker',
-    Math.min(wanted, chunks.length - 1),
-  );
+  const workers = options.workers ?? startScanWorkers(paths.length, options);
   try {
     const results = await runChunks({
       chunks,

@@ -17,16 +17,22 @@ type Request<I> = { id: number; input: I };
 type Reply<O, P> =
   { id: number; output: O } | { id: number; progress: P } | { id: number; error: string };
 
-/** A worker thread's side: answers each chunk the main thread sends with what `read` gives. */
+/**
+ * A worker thread's side: answers each chunk the main thread sends with what `read` gives, one
+ * chunk at a time in the order sent (the next one waits here, ready, while this one is read).
+ */
 export function serveChunks<I, O, P = never>(read: ChunkReader<I, O, P>): void {
   const port = parentPort;
   if (!port) return;
   const post = (reply: Reply<O, P>) => port.postMessage(reply);
+  let last: Promise<void> = Promise.resolve();
   port.on('message', ({ id, input }: Request<I>) => {
-    read(input, (progress) => post({ id, progress })).then(
-      (output) => post({ id, output }),
-      (error: unknown) =>
-        post({ id, error: error instanceof Error ? error.message : String(error) }),
+    last = last.then(() =>
+      read(input, (progress) => post({ id, progress })).then(
+        (output) => post({ id, output }),
+        (error: unknown) =>
+          post({ id, error: error instanceof Error ? error.message : String(error) }),
+      ),
     );
   });
 }
@@ -158,7 +164,9 @@ export async function runChunks<I, O, P = never>(
       }
     }
   };
-  const lanes = run.workers.map((w) => lane(w.read, 'worker'));
+  // Two lanes a worker: it always holds its next chunk, so it never waits for this thread to
+  // take its answer and send another (this thread reads too, and answers only between chunks).
+  const lanes = run.workers.flatMap((w) => [lane(w.read, 'worker'), lane(w.read, 'worker')]);
   if (run.mainLane !== false || run.workers.length === 0) lanes.push(lane(run.local, 'main'));
   await Promise.all(lanes);
   return outputs;
