@@ -98,6 +98,8 @@ export interface UploadContext {
   limiter: RateLimiter | undefined;
   hashes: HashPool;
   buffers: BufferPool;
+  /** Buffers of small files sent in one PUT from memory (`MEMORY_PUT_MAX` each). */
+  smallBuffers: BufferPool;
   capabilities: S3Capabilities;
   /** The run's listings of its folders: what is already there, without a HeadObject per file. */
   known?: KnownObjects;

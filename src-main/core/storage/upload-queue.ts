@@ -132,6 +132,7 @@ export class UploadQueue {
       limiter: options.bytesPerSecond ? new RateLimiter(options.bytesPerSecond) : undefined,
       hashes,
       buffers: new BufferPool(concurrency),
+      smallBuffers: new BufferPool(concurrency),
       capabilities: new S3Capabilities(),
       progress,
       signal: this.abort.signal,
