@@ -315,7 +315,7 @@ async function putWhole(
   mtimeMs: number,
   planned: FileFingerprint | undefined,
 ): Promise<{ etag: string; md5: string }> {
-  // A bandwidth limit paces a stream; a file of many small ones is paced as one.
+  // A bandwidth limit paces what is read from a stream (`paced`): with one, small files stream too.
   if (size > 0 && size <= MEMORY_PUT_MAX && !ctx.limiter) {
     return putFromMemory(ctx, key, localPath, size, mtimeMs, planned);
   }
