@@ -164,6 +164,11 @@ export function chunk<T>(items: T[], size = maxTracksPerRequest): T[][] {
 
 const isUrl = (value: string | undefined) => /^https?:\/\//i.test(value ?? '');
 
+/** What tells two findings apart: the same level, place and words are one finding. */
+function findingKey(f: PlanFinding): string {
+  return JSON.stringify([f.level, f.path ?? '', f.album ?? '', f.field ?? '', f.message]);
+}
+
 /** Builds the plan of a delivery. Nothing here touches the disk or the network. */
 export function planDelivery(input: PlanInput): DeliveryPlan {
   const now = input.now ?? new Date();
@@ -287,10 +292,13 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
   if (input.mode === 'json') {
     const sendable: Track[] = [];
     const sendablePaths: (string | undefined)[] = [];
+    // A file's finding the plan made already (an empty file) is not said again for its track.
+    const said = new Set(findings.map(findingKey));
     for (const planned of input.tracks ?? []) {
       for (const f of planned.findings) {
         if (f.level === 'error' && f.field === 'primary_media' && !download) continue;
-        findings.push({ ...f, ...(planned.path ? { path: planned.path } : {}) });
+        const finding = { ...f, ...(planned.path ? { path: planned.path } : {}) };
+        if (!said.has(findingKey(finding))) findings.push(finding);
       }
       if (!planned.track) continue;
       const body: TrackBody = { ...planned.track };
