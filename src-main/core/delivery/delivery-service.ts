@@ -292,8 +292,12 @@ export class DeliveryService {
     return planned;
   }
 
-  #ledger(profile: string, catalogId: string): Promise<CatalogLedger> {
-    return CatalogLedger.open(this.services.dataDir, profile, catalogId);
+  #ledger(
+    profile: string,
+    catalogId: string,
+    options: { withoutBodies?: boolean } = {},
+  ): Promise<CatalogLedger> {
+    return CatalogLedger.open(this.services.dataDir, profile, catalogId, options);
   }
 
   /** A reminder to announce a large ingestion (the interface asks for it), with a summary. */
@@ -840,7 +844,10 @@ export class DeliveryService {
         snapshot.running = true;
         this.#sendState(run);
         sendNow(); // the complete picture; every later event carries only what changed
-        const ledger = await this.#ledger(record.profile, record.catalogId);
+        // The run only records what is accepted: the bodies it sent before stay on disk.
+        const ledger = await this.#ledger(record.profile, record.catalogId, {
+          withoutBodies: true,
+        });
         return await runDelivery({
           record,
           store: this.store,
