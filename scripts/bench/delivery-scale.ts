@@ -216,9 +216,13 @@ async function child(): Promise<void> {
 }
 
 /**
- * `COURIER_MEM_TRACE=1`: the delivering child logs its memory to stderr at each phase and every
- * tenth of the requests, with the peak RSS seen by a 50 ms sampler and the phase it was in
- * (`--expose-gc` in NODE_OPTIONS adds the heap after a collection at each mark).
+ * `COURIER_MEM_TRACE=1`: each delivering child logs its memory to stderr at the end of planning,
+ * at each phase and every tenth of the requests, with the peak RSS a 50 ms sampler saw since the
+ * last line and overall (and the phase it was in). Diagnostics beside it:
+ * `COURIER_MEM_GC=1` with `NODE_OPTIONS=--expose-gc` adds the heap left after a collection at
+ * each line (what is live, not what the collector let pile up); `COURIER_MEM_SNAPSHOT=<label>[,…]`
+ * writes a heap snapshot at those lines (e.g. `end of confirm`); `COURIER_MEM_PLAN_ONLY=1` ends
+ * the first child once the delivery is planned (the parent then reports that it ended early).
  */
 function memoryTrace(role: string) {
   if (!process.env.COURIER_MEM_TRACE) return undefined;
