@@ -26,12 +26,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { writeHeapSnapshot } from 'node:v8';
 
 import {
   type DeliveryRecord,
   DeliveryStore,
 } from '../../src-main/core/delivery/delivery-record.js';
 import { DeliveryService } from '../../src-main/core/delivery/delivery-service.js';
+import type { DeliveryEvent } from '../../src-main/core/delivery/run-delivery.js';
 import { startSandbox } from '../../src-main/core/sandbox/index.js';
 import { createServices } from '../../src-main/core/services.js';
 import {
@@ -122,6 +124,7 @@ async function child(): Promise<void> {
   const [role, dir, home] = process.argv.slice(at + 1) as ['first' | 'resume', string, string];
   const info = sandboxInfoOfParent();
   const services = await benchServices(home, info);
+  const trace = memoryTrace(role);
   const persists: number[] = [];
   let fullSaveMs = 0;
   const { saveBatch, save } = DeliveryStore.prototype;
@@ -143,6 +146,7 @@ async function child(): Promise<void> {
     services,
     {
       event(_id, _label, event) {
+        trace?.event(event);
         if (event.type === 'phase' && event.phase === 'ingest') ingestStarted = performance.now();
         if (event.type === 'batch' && event.state === 'accepted') {
           accepted++;
@@ -167,6 +171,8 @@ async function child(): Promise<void> {
   const started = performance.now();
   const run = await service.start(request, { resumeSameCommand: true });
   const resumePlanMs = performance.now() - started;
+  trace?.mark('planned');
+  if (process.env.COURIER_MEM_PLAN_ONLY) process.exit(0);
   const record = (await service.store.loadHeader(run.id))!;
   planned = record.batches.length;
   accepted = record.batches.filter((b) => b.state === 'accepted').length;
@@ -187,6 +193,8 @@ async function child(): Promise<void> {
     return;
   }
   const final = await run.done;
+  trace?.mark('done');
+  trace?.stop();
   const opened = await open();
   const line: ChildLine = {
     kind: 'final',
@@ -205,6 +213,60 @@ async function child(): Promise<void> {
   };
   process.stdout.write(`${JSON.stringify(line)}\n`);
   process.exit(0);
+}
+
+/**
+ * `COURIER_MEM_TRACE=1`: each delivering child logs its memory to stderr at the end of planning,
+ * at each phase and every tenth of the requests, with the peak RSS a 50 ms sampler saw since the
+ * last line and overall (and the phase it was in). Diagnostics beside it:
+ * `COURIER_MEM_GC=1` with `NODE_OPTIONS=--expose-gc` adds the heap left after a collection at
+ * each line (what is live, not what the collector let pile up); `COURIER_MEM_SNAPSHOT=<label>[,…]`
+ * writes a heap snapshot at those lines (e.g. `end of confirm`); `COURIER_MEM_PLAN_ONLY=1` ends
+ * the first child once the delivery is planned (the parent then reports that it ended early).
+ */
+function memoryTrace(role: string) {
+  if (!process.env.COURIER_MEM_TRACE) return undefined;
+  const mb = (n: number) => Math.round(n / 1048576);
+  let phase = 'plan';
+  let peak = { rss: 0, phase };
+  let since = 0;
+  let batches = 0;
+  let total = 0;
+  const sample = () => {
+    const rss = process.memoryUsage.rss();
+    if (rss > peak.rss) peak = { rss, phase };
+    if (rss > since) since = rss;
+  };
+  const timer = setInterval(sample, 50);
+  const mark = (label: string) => {
+    sample();
+    const gc = process.env.COURIER_MEM_GC ? (globalThis as { gc?: () => void }).gc : undefined;
+    const before = process.memoryUsage();
+    gc?.();
+    const after = gc ? process.memoryUsage() : undefined;
+    console.error(
+      `mem ${role} ${label}: rss ${mb(before.rss)} (peak since last ${mb(since)}) heap ${mb(before.heapUsed)}/${mb(before.heapTotal)}${after ? ` (after gc ${mb(after.heapUsed)}, rss ${mb(after.rss)})` : ''} ext ${mb(before.external)} ab ${mb(before.arrayBuffers)}; peak rss ${mb(peak.rss)} in ${peak.phase}`,
+    );
+    since = 0;
+    if (process.env.COURIER_MEM_SNAPSHOT?.split(',').includes(label)) {
+      console.error(`heap snapshot: ${writeHeapSnapshot()}`);
+    }
+  };
+  return {
+    mark,
+    stop: () => clearInterval(timer),
+    event(event: DeliveryEvent) {
+      if (event.type === 'phase') {
+        mark(`end of ${phase}`);
+        phase = event.phase;
+        if (event.batches) total = event.batches;
+      }
+      if (event.type === 'batch' && event.state === 'accepted' && total) {
+        batches++;
+        if (batches % Math.ceil(total / 10) === 0) mark(`ingest ${batches}/${total}`);
+      }
+    },
+  };
 }
 
 /** Starts this file as a child; resolves each JSON line it prints to `onLine`. */

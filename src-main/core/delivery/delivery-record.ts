@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { open, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { readJsonIfExists, writeFileAtomic } from '../files/atomic-file.js';
+import { readJsonIfExists, writeFileAtomic, writeStreamAtomic } from '../files/atomic-file.js';
 import { redactor, redactValue } from '../log.js';
 import type { Track } from '../model/track.js';
 import type { DeliveryMode, DeliveryState } from './delivery-summary.js';
@@ -197,6 +197,35 @@ function redactBatch(batch: DeliveryBatch, done: WeakSet<object>): void {
   }
 }
 
+/**
+ * `JSON.stringify({ files, tracks })`, a few hundred kilobytes at a time: as one string, the
+ * parts of a 100,000-track delivery took 70 MB beside the objects they were made from.
+ */
+async function* partsJson(
+  files: DeliveryFile[],
+  tracks: Track[][] | undefined,
+): AsyncGenerator<Buffer> {
+  const CHUNK = 256 * 1024;
+  let text = '{"files":[';
+  const list = function* <T>(items: T[]) {
+    for (let i = 0; i < items.length; i++) {
+      text += `${i > 0 ? ',' : ''}${JSON.stringify(items[i]) ?? 'null'}`;
+      if (text.length >= CHUNK) {
+        yield Buffer.from(text);
+        text = '';
+      }
+    }
+  };
+  yield* list(files);
+  text += ']';
+  if (tracks) {
+    text += ',"tracks":[';
+    yield* list(tracks);
+    text += ']';
+  }
+  yield Buffer.from(`${text}}`);
+}
+
 /** What a journal line holds: one batch's whole changing state (the plan part never changes). */
 type BatchState = Omit<DeliveryBatch, 'index' | 'outerIds' | 'keys'>;
 
@@ -265,7 +294,7 @@ export class DeliveryStore {
     const parts = this.partsOf(record.id, record.partsGeneration);
     const written = this.#partsWritten.get(record.id);
     if (options.full || written !== parts) {
-      await writeFileAtomic(parts, JSON.stringify({ files, tracks }));
+      await writeStreamAtomic(parts, partsJson(files, tracks));
       this.#partsWritten.set(record.id, parts);
     }
     try {
@@ -422,10 +451,12 @@ export class DeliveryStore {
     }
   }
 
-  /** The newest unfinished record of this identity, to resume instead of starting over. */
-  async findUnfinished(identity: string): Promise<DeliveryRecord | undefined> {
+  /**
+   * The newest unfinished record of this identity, to resume instead of starting over: its
+   * header (the run that resumes it loads it whole once, under its lock).
+   */
+  async findUnfinished(identity: string): Promise<DeliveryHeader | undefined> {
     const headers = await this.headers();
-    const found = headers.reverse().find((r) => r.identity === identity && isUnfinished(r));
-    return found && this.load(found.id);
+    return headers.reverse().find((r) => r.identity === identity && isUnfinished(r));
   }
 }

@@ -35,6 +35,7 @@ import {
 } from './catalog-changes.js';
 import { type DeliveredTrack, deliveredTrack } from './delivered-tracks.js';
 import {
+  type DeliveryHeader,
   deliveryIdentity,
   type DeliveryMode,
   type DeliveryOptions,
@@ -291,8 +292,12 @@ export class DeliveryService {
     return planned;
   }
 
-  #ledger(profile: string, catalogId: string): Promise<CatalogLedger> {
-    return CatalogLedger.open(this.services.dataDir, profile, catalogId);
+  #ledger(
+    profile: string,
+    catalogId: string,
+    options: { withoutBodies?: boolean } = {},
+  ): Promise<CatalogLedger> {
+    return CatalogLedger.open(this.services.dataDir, profile, catalogId, options);
   }
 
   /** A reminder to announce a large ingestion (the interface asks for it), with a summary. */
@@ -314,7 +319,7 @@ export class DeliveryService {
   }
 
   /** The unfinished delivery a re-run of the same command would resume, if any. */
-  async unfinishedOf(request: DeliveryRequest): Promise<DeliveryRecord | undefined> {
+  async unfinishedOf(request: DeliveryRequest): Promise<DeliveryHeader | undefined> {
     if (request.source.kind !== 'folder') return undefined;
     return this.store.findUnfinished(identityOf(request, request.source.dir));
   }
@@ -399,7 +404,7 @@ export class DeliveryService {
       this.#setPaused(running, false);
       return running;
     }
-    return this.#begin(await this.#unfinished(id), options);
+    return this.#begin(await this.#unfinished(id, { header: true }), options);
   }
 
   /** Runs an ended delivery again for its failed files: `keys` chooses some (default: all). */
@@ -660,6 +665,8 @@ export class DeliveryService {
       tracks,
       findings,
     );
+    // What reading each file gave is needed no further: a plan of 100,000 files holds the rest.
+    reads.clear();
     tracks = checked.tracks;
     findings = checked.findings;
     if (request.skipInvalid) {
@@ -738,9 +745,13 @@ export class DeliveryService {
     });
   }
 
-  /** Starts a run of `record` in the background, holding its lock until it ends. */
+  /**
+   * Starts a run of a record in the background, holding its lock until it ends. The record is
+   * read whole here, once, under its lock; a record this call planned (`planned`) is used as it
+   * is unless another process wrote it meanwhile.
+   */
   async #begin(
-    record: DeliveryRecord,
+    found: DeliveryHeader,
     options: RunOptions & {
       retryKeys?: string[];
       identityLock?: ProcessLock;
@@ -753,14 +764,25 @@ export class DeliveryService {
   ): Promise<ActiveRun> {
     let lock: ProcessLock;
     try {
-      lock = await this.#lock(`delivery:${record.id}`, `Delivery ${record.id}`, options);
+      lock = await this.#lock(`delivery:${found.id}`, `Delivery ${found.id}`, options);
     } catch (error) {
       await options.identityLock?.release();
       throw error;
     }
+    let record: DeliveryRecord;
     try {
       // What another process did while this one waited for the lock is on disk, not in memory.
-      record = (await this.store.load(record.id)) ?? record;
+      // A record held whole in memory is not read again while the disk has what it holds: at
+      // 100,000 tracks a second copy of its files and track bodies is a hundred megabytes.
+      const fresh =
+        options.planned && found.files
+          ? (await this.store.loadHeader(found.id))?.updatedAt === found.updatedAt
+          : false;
+      const loaded = fresh ? undefined : await this.store.load(found.id);
+      if (!loaded && !found.files) {
+        throw new CourierError('not_found', `No delivery ${found.id} in the history.`);
+      }
+      record = loaded ?? (found as DeliveryRecord);
       if (record.state === 'accepted') {
         throw new CourierError('finished', `Delivery ${record.id} is already accepted.`);
       }
@@ -822,7 +844,10 @@ export class DeliveryService {
         snapshot.running = true;
         this.#sendState(run);
         sendNow(); // the complete picture; every later event carries only what changed
-        const ledger = await this.#ledger(record.profile, record.catalogId);
+        // The run only records what is accepted: the bodies it sent before stay on disk.
+        const ledger = await this.#ledger(record.profile, record.catalogId, {
+          withoutBodies: true,
+        });
         return await runDelivery({
           record,
           store: this.store,
@@ -908,9 +933,11 @@ export class DeliveryService {
     return run;
   }
 
-  /** A record that can run again: in the history and not accepted yet. */
-  async #unfinished(id: string): Promise<DeliveryRecord> {
-    const record = await this.store.load(id);
+  /** A record that can run again: in the history and not accepted yet (or its header). */
+  async #unfinished(id: string): Promise<DeliveryRecord>;
+  async #unfinished(id: string, options: { header: true }): Promise<DeliveryHeader>;
+  async #unfinished(id: string, options?: { header: true }): Promise<DeliveryHeader> {
+    const record = await (options ? this.store.loadHeader(id) : this.store.load(id));
     if (!record) throw new CourierError('not_found', `No delivery ${id} in the history.`);
     if (record.state === 'accepted') {
       throw new CourierError('finished', `Delivery ${id} is already accepted; nothing to resume.`);

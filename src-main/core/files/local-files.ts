@@ -38,6 +38,13 @@ export function unreadableReason(error: unknown): string {
   return `the file cannot be read (${code ?? (error as Error).message})`;
 }
 
+/**
+ * Reads and stats in flight at once while listing: enough to keep the thread pool busy. Each
+ * stat in flight holds a request, its promise and its result; with no bound, a 100,000-file
+ * listing started them all at once and peaked at half a gigabyte for 16 MB of entries.
+ */
+const LISTING_CONCURRENCY = 64;
+
 /** Every file under `root`, sorted by relative path; `onSeen` hears the entries seen so far. */
 export async function listLocalFiles(
   root: string,
@@ -45,33 +52,66 @@ export async function listLocalFiles(
 ): Promise<LocalFileEntry[]> {
   const files: LocalFileEntry[] = [];
   let seen = 0;
-  // The folders are walked and their files stat'ed side by side: one at a time, a listing of
-  // thousands of files waits on thousands of round trips through the thread pool.
-  const walk = async (dir: string): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true });
-    seen += entries.length;
-    onSeen?.(seen);
-    await Promise.all(
-      entries.map(async (entry) => {
+  const stat1 = async (localPath: string): Promise<void> => {
+    const info = await stat(localPath).catch(() => null);
+    if (!info?.isFile()) return;
+    const path = relativeName(root, localPath);
+    files.push({ path, localPath, size: info.size, mtimeMs: info.mtimeMs, kind: fileKind(path) });
+  };
+  // The folders are read and their files stat'ed side by side (one at a time, a listing of
+  // thousands of files waits on thousands of round trips through the thread pool), a bounded
+  // number at once.
+  await boundedTasks(LISTING_CONCURRENCY, (add) => {
+    const walk = async (dir: string): Promise<void> => {
+      const entries = await readdir(dir, { withFileTypes: true });
+      seen += entries.length;
+      onSeen?.(seen);
+      for (const entry of entries) {
         const localPath = join(dir, entry.name);
         if (entry.isDirectory()) {
-          if (!entry.name.startsWith('.')) await walk(localPath);
-          return;
-        }
-        if (!entry.isFile() && !entry.isSymbolicLink()) return;
-        const info = await stat(localPath).catch(() => null);
-        if (!info?.isFile()) return;
-        const path = relativeName(root, localPath);
-        files.push({
-          path,
-          localPath,
-          size: info.size,
-          mtimeMs: info.mtimeMs,
-          kind: fileKind(path),
-        });
-      }),
-    );
-  };
-  await walk(root);
+          if (!entry.name.startsWith('.')) add(() => walk(localPath));
+        } else if (entry.isFile() || entry.isSymbolicLink()) add(() => stat1(localPath));
+      }
+    };
+    add(() => walk(root));
+  });
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * Runs the tasks `start` adds, and those they add in turn, at most `limit` at once (the newest
+ * first, so a folder's files are stat'ed before more folders are read); rejects with the first
+ * failure.
+ */
+function boundedTasks(
+  limit: number,
+  start: (add: (task: () => Promise<void>) => void) => void,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const queue: Array<() => Promise<void>> = [];
+    let running = 0;
+    let failed = false;
+    const pump = () => {
+      while (!failed && running < limit && queue.length > 0) {
+        const task = queue.pop()!;
+        running++;
+        task().then(
+          () => {
+            running--;
+            if (running === 0 && queue.length === 0) resolve();
+            else pump();
+          },
+          (error: unknown) => {
+            failed = true;
+            reject(error);
+          },
+        );
+      }
+    };
+    start((task) => {
+      queue.push(task);
+      // Started on the next turn: `walk` adds a whole folder's entries before any of them runs.
+      if (queue.length === 1) queueMicrotask(pump);
+    });
+  });
 }

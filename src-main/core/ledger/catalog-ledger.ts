@@ -70,11 +70,26 @@ export class CatalogLedger {
   private constructor(
     readonly file: string,
     private readonly dataDir: string,
+    /** Entries are held without their `body` (the log on disk keeps it): see `open`. */
+    private readonly withoutBodies: boolean,
   ) {}
 
-  /** Reads the ledger of `profile` and `catalogId` (empty when none was written yet). */
-  static async open(dataDir: string, profile: string, catalogId: string): Promise<CatalogLedger> {
-    const ledger = new CatalogLedger(ledgerFile(dataDir, profile, catalogId), dataDir);
+  /**
+   * Reads the ledger of `profile` and `catalogId` (empty when none was written yet).
+   * `withoutBodies` holds each entry without the track body it was sent with, for a run that
+   * only records what is accepted: a 100,000-track catalog's bodies are a hundred megabytes.
+   */
+  static async open(
+    dataDir: string,
+    profile: string,
+    catalogId: string,
+    options: { withoutBodies?: boolean } = {},
+  ): Promise<CatalogLedger> {
+    const ledger = new CatalogLedger(
+      ledgerFile(dataDir, profile, catalogId),
+      dataDir,
+      options.withoutBodies ?? false,
+    );
     await ledger.#read();
     return ledger;
   }
@@ -110,7 +125,7 @@ export class CatalogLedger {
     });
     for (const entry of entries) {
       this.#byId.delete(entry.outer_id); // a re-delivered track moves to the end
-      this.#byId.set(entry.outer_id, entry);
+      this.#byId.set(entry.outer_id, this.#held(entry));
     }
     this.#lines += entries.length;
     if (this.#lines > 2 * this.#byId.size + COMPACT_SLACK) await this.compact();
@@ -119,18 +134,27 @@ export class CatalogLedger {
   /** Rewrites the log with one line per live entry (atomically). */
   async compact(): Promise<void> {
     await this.#locked(async () => {
-      await this.#read(); // another process may have appended since
-      const text = this.entries()
-        .map((e) => `${JSON.stringify(e)}\n`)
-        .join('');
-      await writeFileAtomic(this.file, text);
+      // Another process may have appended since; and entries held without their bodies are
+      // written from the log's own lines, so a compaction never loses a body.
+      const lines = await this.#read({ lines: true });
+      await writeFileAtomic(this.file, [...lines.values()].join(''));
       this.#lines = this.#byId.size;
     });
   }
 
-  async #read(): Promise<void> {
+  /** What this ledger holds of an entry. */
+  #held(entry: LedgerEntry): LedgerEntry {
+    if (!this.withoutBodies || entry.body === undefined) return entry;
+    const held = { ...entry };
+    delete held.body;
+    return held;
+  }
+
+  /** Reads the log into memory; resolves to each live entry's line (if asked), in order. */
+  async #read(keep: { lines?: boolean } = {}): Promise<Map<string, string>> {
     this.#byId.clear();
     this.#lines = 0;
+    const lines = new Map<string, string>();
     const text = await readFile(this.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return '';
       throw error;
@@ -145,9 +169,14 @@ export class CatalogLedger {
       }
       if (typeof entry?.outer_id !== 'string') continue;
       this.#byId.delete(entry.outer_id);
-      this.#byId.set(entry.outer_id, entry);
+      this.#byId.set(entry.outer_id, this.#held(entry));
+      if (keep.lines) {
+        lines.delete(entry.outer_id);
+        lines.set(entry.outer_id, `${line}\n`);
+      }
       this.#lines++;
     }
+    return lines;
   }
 
   /**

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { dirname, join, resolve, sep } from 'node:path';
 
 import { app } from '../app-info.js';
-import { readJsonIfExists, writeFileAtomic } from '../files/atomic-file.js';
+import { readJsonIfExists, writeStreamAtomic } from '../files/atomic-file.js';
 import { listLocalFiles } from '../files/local-files.js';
 import type { FileReadResult } from '../model/read-result.js';
 import { scanFiles, type ScanOptions } from './scan-folder.js';
@@ -99,20 +99,37 @@ export async function readFilesKeepingReads(
   // outside `root`), so the listed path is what they are known by.
   const fresh = new Map(read.map((r, i) => [toRead[i]!.path, { ...r, file: toRead[i]!.path }]));
   const results: Array<FileReadResult | undefined> = [];
-  const kept: Record<string, KeptRead> = {};
+  const kept: Array<[string, KeptRead]> = [];
   for (const f of files) {
     const result = keptFor(f) ?? fresh.get(f.path);
     results.push(result);
     if (result && !result.findings.some((finding) => finding.level === 'error')) {
-      kept[f.path] = { size: f.size, mtimeMs: f.mtimeMs, result };
+      kept.push([f.path, { size: f.size, mtimeMs: f.mtimeMs, result }]);
     }
   }
-  const changed = toRead.length > 0 || Object.keys(before).length !== Object.keys(kept).length;
+  const changed = toRead.length > 0 || Object.keys(before).length !== kept.length;
   if (keep && changed && !options.signal?.aborted) {
-    // Serialised before the results go back: what the caller does with them is not kept.
-    const text = JSON.stringify({ version, dir, files: kept } satisfies KeptReads);
+    // Serialised before the results go back (what the caller does with them is not kept), a
+    // chunk at a time: 100,000 reads as one string were 60 MB beside the reads themselves.
     // Keeping reads only saves time: a cache that cannot be written never stops a delivery.
-    await writeFileAtomic(file, text).catch(() => undefined);
+    await writeStreamAtomic(file, keptJson(version, dir, kept)).catch(() => undefined);
   }
   return results;
+}
+
+/** `JSON.stringify` of the kept reads (`KeptReads`), a few hundred kilobytes at a time. */
+async function* keptJson(
+  version: string,
+  dir: string,
+  kept: ReadonlyArray<[string, KeptRead]>,
+): AsyncGenerator<Buffer> {
+  let text = `{"version":${JSON.stringify(version)},"dir":${JSON.stringify(dir)},"files":{`;
+  for (const [index, [path, read]] of kept.entries()) {
+    text += `${index > 0 ? ',' : ''}${JSON.stringify(path)}:${JSON.stringify(read)}`;
+    if (text.length >= 256 * 1024) {
+      yield Buffer.from(text);
+      text = '';
+    }
+  }
+  yield Buffer.from(`${text}}}`);
 }

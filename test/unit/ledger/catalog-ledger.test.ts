@@ -68,6 +68,27 @@ describe('CatalogLedger', () => {
     expect(reopened.get('T9')?.body?.title).toBe('v119');
   });
 
+  it('opened by a run without bodies, keeps every body it records or rewrites for the next plan', async () => {
+    const first = await CatalogLedger.open(home, 'Label', 'cat');
+    await first.record([entry('OLD', 'kept')]);
+    const run = await CatalogLedger.open(home, 'Label', 'cat', { withoutBodies: true });
+    expect(run.get('OLD')).toMatchObject({ delivery: 'd1', md5: '0'.repeat(32) });
+    expect(run.get('OLD')?.body).toBeUndefined();
+    for (let round = 0; round < 120; round++) {
+      await run.record(Array.from({ length: 10 }, (_, i) => entry(`T${i}`, `v${round}`, 'd2')));
+    }
+    expect(run.get('T3')?.body).toBeUndefined();
+    const lines = (await readFile(run.file, 'utf8')).trimEnd().split('\n').length;
+    expect(lines).toBeLessThan(1_100); // compacted while held without bodies
+    const plan = await CatalogLedger.open(home, 'Label', 'cat');
+    expect(plan.entries().map((e) => e.outer_id)).toEqual([
+      'OLD',
+      ...Array.from({ length: 10 }, (_, i) => `T${i}`),
+    ]);
+    expect(plan.get('OLD')?.body?.title).toBe('kept');
+    expect(plan.get('T9')?.body?.title).toBe('v119');
+  });
+
   it('loses no line when two writers append at once (the app and the CLI)', async () => {
     const [one, two] = await Promise.all([
       CatalogLedger.open(home, 'Label', 'cat'),
