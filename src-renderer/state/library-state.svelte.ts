@@ -10,8 +10,7 @@ import {
 } from '../../src-main/core/model/album-review.js';
 import { albumOf } from '../../src-main/core/model/albums.js';
 import {
-  isArtistNamed,
-  sentArtistId,
+  tracksWithOtherArtistIds,
   withArtistIdByName,
 } from '../../src-main/core/model/artist-ids.js';
 import {
@@ -495,18 +494,15 @@ export class LibraryState {
     return this.applyEdits(label, edits);
   }
 
-  /** How many tracks of the library name this artist with another id than `id` sends. */
-  tracksWithOtherArtistId(name: string, id: string): number {
-    const wanted = sentArtistId({ name, id }).id;
-    let count = 0;
-    for (const row of this.rows) {
-      if (row.status !== 'ready') continue;
-      const other = row.draft.artists?.value.some(
-        (a) => isArtistNamed(a, name) && sentArtistId(a).id !== wanted,
-      );
-      if (other) count += 1;
-    }
-    return count;
+  /**
+   * For each artist (a name and an id), how many tracks of the library name that artist with
+   * another id than it sends (one pass over the library for them all).
+   */
+  tracksWithOtherArtistIds(artists: ReadonlyArray<{ name: string; id: string }>): number[] {
+    if (artists.length === 0) return [];
+    const drafts: DraftTrack[] = [];
+    for (const row of this.rows) if (row.status === 'ready') drafts.push(row.draft);
+    return tracksWithOtherArtistIds(drafts, artists);
   }
 
   /** Sets one column to `text` on every given track (a manual edit). */
