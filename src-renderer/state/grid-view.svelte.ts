@@ -78,13 +78,33 @@ export class GridView extends GridLayout {
       const album = this.library.albumKeyOf(row);
       if (!seen.has(album.key)) seen.set(album.key, album.label);
     }
-    return [...seen]
+    // An edit that leaves the albums as they were keeps the list: the filter's thousands of
+    // options are not sorted and re-rendered again.
+    const last = this.#albums;
+    if (seen.size === last.length && last.every(({ key, label }) => seen.get(key) === label)) {
+      return last;
+    }
+    this.#albums = [...seen]
       .map(([key, label]) => ({ key, label }))
       .sort((a, b) => collator.compare(a.label, b.label));
+    return this.#albums;
   });
 
-  /** The ids of the rows shown, filtered and sorted. */
-  readonly viewIds = $derived.by(() => this.#computeView());
+  #albums: Array<{ key: string; label: string }> = [];
+
+  /**
+   * The ids of the rows shown, filtered and sorted: the same array while they stay the same (an
+   * edit that moves no row), so the lines and the selection that follow are not worked out again.
+   */
+  readonly viewIds = $derived.by(() => {
+    const ids = this.#computeView();
+    const last = this.#viewIds;
+    if (ids.length === last.length && ids.every((id, i) => id === last[i])) return last;
+    this.#viewIds = ids;
+    return ids;
+  });
+
+  #viewIds: string[] = [];
 
   /**
    * The lines of the view (what selection coordinates index): the rows, with a header line

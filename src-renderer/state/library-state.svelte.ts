@@ -113,7 +113,19 @@ export class LibraryState {
   }
 
   set rows(rows: LibraryRow[]) {
+    this.#setRows(rows, false);
+  }
+
+  /**
+   * The rows as of the last change of which track stands where: changes that keep every row in
+   * its place (an edit, a flag, tags read) leave it, so the index by id is not rebuilt for them.
+   */
+  #placed = $state.raw<readonly LibraryRow[]>([]);
+
+  /** Replaces the rows; `samePlaces` when every row keeps its id and index. */
+  #setRows(rows: LibraryRow[], samePlaces: boolean): void {
     this.#rows = rows;
+    if (!samePlaces) this.#placed = rows;
     this.standing = null;
     this.#scheduleValidation();
   }
@@ -157,7 +169,7 @@ export class LibraryState {
   /** Row index by id. */
   readonly indexById = $derived.by(() => {
     const map = new Map<string, number>();
-    this.rows.forEach((row, i) => map.set(row.id, i));
+    this.#placed.forEach((row, i) => map.set(row.id, i));
     return map;
   });
 
@@ -390,7 +402,7 @@ export class LibraryState {
       this.readDone = 0;
       this.readTotal = 0;
     }
-    this.rows = rows;
+    this.#setRows(rows, true);
     this.#scheduleSave();
     // Validation is scheduled the same way, earlier: this runs after it.
     afterPaint(() => (this.#flushCost = performance.now() - started));
@@ -584,12 +596,15 @@ export class LibraryState {
     this.#scheduleSave();
   }
 
+  /** Gives rows new drafts in place: a copy of the array, and only the edited rows touched. */
   #replace(drafts: Array<[string, DraftTrack]>): void {
-    const byId = new Map(drafts);
-    this.rows = this.rows.map((row) => {
-      const draft = byId.get(row.id);
-      return draft ? { ...row, draft } : row;
-    });
+    const index = this.indexById;
+    const rows = this.rows.slice();
+    for (const [id, draft] of drafts) {
+      const i = index.get(id);
+      if (i !== undefined) rows[i] = { ...rows[i]!, draft };
+    }
+    this.#setRows(rows, true);
     this.#changed();
   }
 
@@ -630,7 +645,7 @@ export class LibraryState {
   #applyFlag(ids: readonly string[], flag: RowFlag, on: boolean): string[] {
     const wanted = new Set(ids);
     const changed: string[] = [];
-    this.rows = this.rows.map((row) => {
+    const rows = this.rows.map((row) => {
       if (!wanted.has(row.id) || !!row[flag] === on) return row;
       changed.push(row.id);
       const next = { ...row };
@@ -638,6 +653,7 @@ export class LibraryState {
       else delete next[flag];
       return next;
     });
+    this.#setRows(rows, true);
     return changed;
   }
 
@@ -832,7 +848,7 @@ export class LibraryState {
       return next;
     });
     if (marked.size === 0) return;
-    this.rows = rows;
+    this.#setRows(rows, true);
     // `missing` is the page's own, not saved: a row marked is not a change to send.
     this.#saved = {
       rows: this.#saved.rows.map((row) => marked.get(row) ?? row),
