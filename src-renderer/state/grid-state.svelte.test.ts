@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { libraryWith } from '../../test/fakes/fake-library.js';
+import { type FakeTags, libraryWith } from '../../test/fakes/fake-library.js';
 import { columns } from './columns.js';
 
 const album = (n: number) => ({
@@ -289,6 +289,61 @@ describe('grid editing rules', () => {
       grid.filterText = '';
       grid.filterAlbum = grid.albums.find((a) => a.label.startsWith('Night Shift'))!.key;
       expect(grid.viewIds).toEqual(['id:c.mp3']);
+    });
+  });
+  describe('a bulk edit over many rows', () => {
+    it('shows every edited row, the right findings once settled, and undoes in one step', async () => {
+      const files: Record<string, FakeTags> = {};
+      for (let i = 0; i < 1200; i++) {
+        const a = Math.floor(i / 12);
+        files[`Album ${a}/${String(i % 12).padStart(2, '0')}.mp3`] = {
+          title: `Song ${i}`,
+          isrc: `GBAYE21${String(i).padStart(5, '0')}`,
+          artist: `Artist ${a % 40}`,
+          album: `Album ${a}`,
+          track: String((i % 12) + 1),
+          date: '2021-05-14',
+        };
+      }
+      const { grid, library } = await libraryWith(files);
+      grid.toggleSort('title');
+      const clean = library.counts;
+      grid.selectRows(0, 1199);
+      expect(grid.setOnSelection('release_date', '2021-13-45')).toBe(1200);
+      // Every edited row reads the new value at once, in the view as sorted before.
+      expect(
+        grid.viewIds.every((id) => library.row(id)!.draft.releaseDate?.value === '2021-13-45'),
+      ).toBe(true);
+      await library.validated();
+      expect(library.counts.errors).toBe(1200);
+      expect(
+        library.findings.get(grid.viewIds[600]!)!.some((f) => f.field === 'release_date'),
+      ).toBe(true);
+
+      // Titles edited so the sort order changes: the view follows.
+      grid.selectRows(0, 0);
+      const first = grid.viewIds[0]!;
+      grid.setOnSelection('title', 'zz last');
+      expect(grid.viewIds.at(-1)).toBe(first);
+      // An album renamed on its tracks: the album filter offers the new name, not the old one.
+      const album0 = [...library.rows].filter((row) => row.draft.file.startsWith('Album 0/'));
+      library.setCell(
+        album0.map((row) => row.id),
+        columns.album,
+        'Renamed',
+      );
+      await library.validated();
+      const labels = grid.albums.map((a) => a.label);
+      expect(labels.some((l) => l.startsWith('Renamed'))).toBe(true);
+      expect(labels.some((l) => l.startsWith('Album 0 '))).toBe(false);
+
+      library.undo();
+      library.undo();
+      library.undo();
+      await library.validated();
+      expect(library.counts).toEqual(clean);
+      expect(library.rows.every((row) => row.draft.releaseDate?.value === '2021-05-14')).toBe(true);
+      expect(library.row(first)!.draft.title?.value).not.toBe('zz last');
     });
   });
 });

@@ -10,8 +10,7 @@ import {
 } from '../../src-main/core/model/album-review.js';
 import { albumOf } from '../../src-main/core/model/albums.js';
 import {
-  isArtistNamed,
-  sentArtistId,
+  tracksWithOtherArtistIds,
   withArtistIdByName,
 } from '../../src-main/core/model/artist-ids.js';
 import {
@@ -114,7 +113,19 @@ export class LibraryState {
   }
 
   set rows(rows: LibraryRow[]) {
+    this.#setRows(rows, false);
+  }
+
+  /**
+   * The rows as of the last change of which track stands where: changes that keep every row in
+   * its place (an edit, a flag, tags read) leave it, so the index by id is not rebuilt for them.
+   */
+  #placed = $state.raw<readonly LibraryRow[]>([]);
+
+  /** Replaces the rows; `samePlaces` when every row keeps its id and index. */
+  #setRows(rows: LibraryRow[], samePlaces: boolean): void {
     this.#rows = rows;
+    if (!samePlaces) this.#placed = rows;
     this.standing = null;
     this.#scheduleValidation();
   }
@@ -158,7 +169,7 @@ export class LibraryState {
   /** Row index by id. */
   readonly indexById = $derived.by(() => {
     const map = new Map<string, number>();
-    this.rows.forEach((row, i) => map.set(row.id, i));
+    this.#placed.forEach((row, i) => map.set(row.id, i));
     return map;
   });
 
@@ -391,7 +402,7 @@ export class LibraryState {
       this.readDone = 0;
       this.readTotal = 0;
     }
-    this.rows = rows;
+    this.#setRows(rows, true);
     this.#scheduleSave();
     // Validation is scheduled the same way, earlier: this runs after it.
     afterPaint(() => (this.#flushCost = performance.now() - started));
@@ -495,18 +506,15 @@ export class LibraryState {
     return this.applyEdits(label, edits);
   }
 
-  /** How many tracks of the library name this artist with another id than `id` sends. */
-  tracksWithOtherArtistId(name: string, id: string): number {
-    const wanted = sentArtistId({ name, id }).id;
-    let count = 0;
-    for (const row of this.rows) {
-      if (row.status !== 'ready') continue;
-      const other = row.draft.artists?.value.some(
-        (a) => isArtistNamed(a, name) && sentArtistId(a).id !== wanted,
-      );
-      if (other) count += 1;
-    }
-    return count;
+  /**
+   * For each artist (a name and an id), how many tracks of the library name that artist with
+   * another id than it sends (one pass over the library for them all).
+   */
+  tracksWithOtherArtistIds(artists: ReadonlyArray<{ name: string; id: string }>): number[] {
+    if (artists.length === 0) return [];
+    const drafts: DraftTrack[] = [];
+    for (const row of this.rows) if (row.status === 'ready') drafts.push(row.draft);
+    return tracksWithOtherArtistIds(drafts, artists);
   }
 
   /** Sets one column to `text` on every given track (a manual edit). */
@@ -588,12 +596,15 @@ export class LibraryState {
     this.#scheduleSave();
   }
 
+  /** Gives rows new drafts in place: a copy of the array, and only the edited rows touched. */
   #replace(drafts: Array<[string, DraftTrack]>): void {
-    const byId = new Map(drafts);
-    this.rows = this.rows.map((row) => {
-      const draft = byId.get(row.id);
-      return draft ? { ...row, draft } : row;
-    });
+    const index = this.indexById;
+    const rows = this.rows.slice();
+    for (const [id, draft] of drafts) {
+      const i = index.get(id);
+      if (i !== undefined) rows[i] = { ...rows[i]!, draft };
+    }
+    this.#setRows(rows, true);
     this.#changed();
   }
 
@@ -634,7 +645,7 @@ export class LibraryState {
   #applyFlag(ids: readonly string[], flag: RowFlag, on: boolean): string[] {
     const wanted = new Set(ids);
     const changed: string[] = [];
-    this.rows = this.rows.map((row) => {
+    const rows = this.rows.map((row) => {
       if (!wanted.has(row.id) || !!row[flag] === on) return row;
       changed.push(row.id);
       const next = { ...row };
@@ -642,6 +653,7 @@ export class LibraryState {
       else delete next[flag];
       return next;
     });
+    this.#setRows(rows, true);
     return changed;
   }
 
@@ -836,7 +848,7 @@ export class LibraryState {
       return next;
     });
     if (marked.size === 0) return;
-    this.rows = rows;
+    this.#setRows(rows, true);
     // `missing` is the page's own, not saved: a row marked is not a change to send.
     this.#saved = {
       rows: this.#saved.rows.map((row) => marked.get(row) ?? row),

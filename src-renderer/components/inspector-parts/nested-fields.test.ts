@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DraftTrack, ValueSource } from '../../../src-main/core/model/track.js';
 import {
   addItem,
-  commonPart,
+  commonParts,
   moveItem,
   removeItem,
   replaceItem,
@@ -78,11 +78,14 @@ describe('nested field edits', () => {
       artists: { value: [{ name: 'Lena Park', role: 'Main', id: 'art-1' }], source: tag },
     };
     // A track without the artist does not make its id mixed.
-    expect(commonPart([named, other], 'artists', key, idOf)).toEqual({
+    expect(commonParts([named, other], 'artists', idOf).get(key)).toEqual({
       text: 'art-1',
       mixed: false,
     });
-    expect(commonPart([named, bare], 'artists', key, idOf)).toEqual({ text: '', mixed: true });
+    expect(commonParts([named, bare], 'artists', idOf).get(key)).toEqual({
+      text: '',
+      mixed: true,
+    });
 
     const artist = named.artists!.value[0]!;
     expect(withArtistId(artist, 'art-1')).toBe(artist);

@@ -100,20 +100,35 @@ export function unionOf<F extends ListField>(
   return [...byKey.values()];
 }
 
-/** One part of an item (an artist's id) as the selected tracks that have the item hold it. */
-export function commonPart<F extends ListField>(
+/**
+ * One part of each item (an artist's id) as the selected tracks that have the item hold it, by
+ * item key: in one pass over the drafts, so a selection of 10,000 tracks with 50 artists is read
+ * once, not once per artist.
+ */
+export function commonParts<F extends ListField>(
   drafts: readonly DraftTrack[],
   field: F,
-  key: string,
   part: (item: ListItems[F]) => string,
-): { text: string; mixed: boolean } {
-  const values = new Set<string>();
+): Map<string, { text: string; mixed: boolean }> {
+  const values = new Map<string, Set<string>>();
   for (const draft of drafts) {
-    const item = listOf(draft, field)?.value.find((i) => itemKey(field, i) === key);
-    if (item) values.add(part(item));
+    const seen = new Set<string>();
+    for (const item of listOf(draft, field)?.value ?? []) {
+      const key = itemKey(field, item);
+      // A track's first item of that key is the one edits reach.
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const known = values.get(key);
+      if (known) known.add(part(item));
+      else values.set(key, new Set([part(item)]));
+    }
   }
-  const [first = ''] = values;
-  return values.size > 1 ? { text: '', mixed: true } : { text: first, mixed: false };
+  const parts = new Map<string, { text: string; mixed: boolean }>();
+  for (const [key, set] of values) {
+    const [first = ''] = set;
+    parts.set(key, set.size > 1 ? { text: '', mixed: true } : { text: first, mixed: false });
+  }
+  return parts;
 }
 
 /**

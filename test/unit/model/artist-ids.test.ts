@@ -5,6 +5,7 @@ import {
   artistIdsNote,
   artistIdsText,
   sentArtistId,
+  tracksWithOtherArtistIds,
   withArtistIdByName,
 } from '../../../src-main/core/model/artist-ids.js';
 import { draftToTrack } from '../../../src-main/core/model/ingestion-body.js';
@@ -40,6 +41,28 @@ describe('artist ids', () => {
         { id: 'av-001', name: 'Aurora Vale', role: 'Main' },
         { id: 'Nils Berg', name: 'Nils Berg', role: 'Featured' },
       ]);
+    });
+  });
+
+  describe('tracksWithOtherArtistIds()', () => {
+    it('counts, for each artist, the tracks that name it with another id, each track once', () => {
+      const drafts = [
+        draft([{ name: 'Lena Park', role: 'Main' }]),
+        draft([
+          { name: 'Lena Park', role: 'Main', id: 'LP-7' },
+          { name: 'Lena Park', role: 'Composer' },
+        ]),
+        draft([{ name: ' Cafe\u0301 Noir ', role: 'Main', id: 'cn-1' }]),
+        draft([{ name: 'Sam Reed', role: 'Main' }]),
+      ];
+      expect(
+        tracksWithOtherArtistIds(drafts, [
+          { name: 'Lena Park', id: 'LP-7' },
+          { name: 'Café Noir', id: 'cn-1' },
+          { name: 'Café Noir', id: 'cn-2' },
+          { name: 'Nobody', id: 'x' },
+        ]),
+      ).toEqual([2, 0, 1, 0]);
     });
   });
 
