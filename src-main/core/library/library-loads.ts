@@ -24,6 +24,12 @@ import type { LibrarySession, SessionRow } from './session-schema.js';
 /** Library rows per message. */
 export const LIBRARY_PAGE_ROWS = 5_000;
 
+/**
+ * Rows in the answer to opening: a screenful and more, read and sent before the rest are read
+ * (every row read costs a parse and a check; a reopen shows rows after these only).
+ */
+export const LIBRARY_FIRST_ROWS = 500;
+
 /** What opening the saved library answers. */
 export interface LoadedLibrary {
   /** The session with its first rows (all of them when `total` is no more). */
@@ -100,7 +106,7 @@ export class LibraryLoads {
         `The saved library's files were not all checked: ${(error as Error).message ?? String(error)}`,
       );
     });
-    const first = await this.#page(reading, load, 0);
+    const first = await this.#page(reading, load, 0, LIBRARY_FIRST_ROWS);
     return {
       session: opened.exists ? { version: 1, rows: first, ignored: opened.ignored } : null,
       total: opened.total,
@@ -126,7 +132,7 @@ export class LibraryLoads {
         reading.rows.push(row);
         if (file) files.push(file);
         else unfiled.push(row.id);
-        if (reading.rows.length % LIBRARY_PAGE_ROWS === 0) wake();
+        if (reading.rows.length % LIBRARY_FIRST_ROWS === 0) wake();
       }
     } catch (error) {
       reading.error = error as Error;
@@ -158,8 +164,13 @@ export class LibraryLoads {
     return this.#page(reading, load, offset);
   }
 
-  async #page(reading: Reading, load: string, offset: number): Promise<SessionRow[]> {
-    const end = offset + LIBRARY_PAGE_ROWS;
+  async #page(
+    reading: Reading,
+    load: string,
+    offset: number,
+    size = LIBRARY_PAGE_ROWS,
+  ): Promise<SessionRow[]> {
+    const end = offset + size;
     while (!reading.done && reading.rows.length < end) {
       await new Promise<void>((resolve) => {
         const waiter = () => {

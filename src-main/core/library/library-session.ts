@@ -43,15 +43,43 @@ import {
   readHeader,
   type StoredFile,
 } from './session-base.js';
-import type { LibrarySession, SessionRow } from './session-schema.js';
+import { type LibrarySession, type SessionRow, SessionRowSchema } from './session-schema.js';
 import { migrateV1Session } from './session-v1.js';
 
+/**
+ * A journal line, its rows checked apart (a few at a time). Lines saved before patches were cut
+ * smaller hold up to a thousand rows: still read.
+ */
 const LineSchema = v.strictObject({
   epoch: v.string(),
   seq: v.number(),
-  patch: LibraryPatchSchema,
+  patch: v.strictObject({
+    ...LibraryPatchSchema.entries,
+    rows: v.pipe(v.array(v.unknown()), v.maxLength(1_000)),
+  }),
   files: v.array(FileSchema),
 });
+
+/** Rows checked between two turns of the event loop. */
+const rowsPerTurn = 100;
+
+/** A journal line parsed and checked, yielding to the event loop as it goes; undefined if not one. */
+async function parseJournalLine(
+  text: string,
+): Promise<
+  (Omit<v.InferOutput<typeof LineSchema>, 'patch'> & { patch: LibraryPatch }) | undefined
+> {
+  const parsed = v.safeParse(LineSchema, parseOrUndefined(text));
+  if (!parsed.success) return undefined;
+  const rows: SessionRow[] = [];
+  for (const [i, raw] of parsed.output.patch.rows.entries()) {
+    if (i % rowsPerTurn === rowsPerTurn - 1) await turn();
+    const row = v.safeParse(SessionRowSchema, raw);
+    if (!row.success) return undefined;
+    rows.push(row.output);
+  }
+  return { ...parsed.output, patch: { ...parsed.output.patch, rows } };
+}
 
 /** A larger library kept before a save that shrank it: how many tracks, and when. */
 export interface PreviousSession {
@@ -159,6 +187,8 @@ interface Plan {
   ignored: LibrarySession['ignored'];
   /** The files the journal's lines name, by row id (the base's are on its lines). */
   files: Map<string, StoredFile>;
+  /** Ids of the rows the journal's lines add, change or take out. */
+  touched: Set<string>;
   journal: Journal;
 }
 
@@ -190,6 +220,7 @@ async function readPlan(dataDir: string): Promise<Plan> {
     baseBytes: header ? (await stat(base)).size : 0,
     journalBytes: 0,
   };
+  await turn();
   const library = {
     rows: new Map<string, SessionRow | BaseRow>(
       (header?.ids ?? []).map((id) => [id, new BaseRow(id)]),
@@ -197,30 +228,32 @@ async function readPlan(dataDir: string): Promise<Plan> {
     ignored: header?.ignored ?? [],
   };
   const files = new Map<string, StoredFile>();
+  const touched = new Set<string>();
   let exists = header !== undefined;
   let good = 0;
   for (let start = 0; start < lines.length;) {
     const end = lines.indexOf('\n', start);
-    const parsed =
-      end < 0 ? undefined : v.safeParse(LineSchema, parseOrUndefined(lines.slice(start, end)));
-    if (!parsed?.success) break;
-    const line = parsed.output;
-    good = end + 1;
-    start = end + 1;
     // A turn of the event loop between lines: a long journal is no long pause.
     await turn();
+    const line = end < 0 ? undefined : await parseJournalLine(lines.slice(start, end));
+    if (!line) break;
+    good = end + 1;
+    start = end + 1;
     if (line.epoch !== journal.epoch || line.seq <= journal.seq) continue;
     journal.seq = line.seq;
     applyLibraryPatch(library, line.patch);
     for (const file of line.files) files.set(file.id, file);
+    for (const row of line.patch.rows) touched.add(row.id);
+    for (const id of line.patch.removed) touched.add(id);
     exists = true;
   }
   const goodBytes = Buffer.byteLength(lines.slice(0, good));
   if (good < lines.length) await truncate(journalPath(dataDir), goodBytes);
   journal.journalBytes = goodBytes;
+  await turn();
   journal.ids = new Set(library.rows.keys());
   journals.set(dataDir, journal);
-  return { exists, header, ...library, files, journal };
+  return { exists, header, ...library, files, touched, journal };
 }
 
 function parseOrUndefined(text: string): unknown {
@@ -242,12 +275,16 @@ type PlanRow =
  * the journal names or else the one the base saved for them.
  */
 async function* planRows(dataDir: string, plan: Plan, parse: boolean): AsyncGenerator<PlanRow> {
-  const inBase = new Set(plan.header?.ids ?? []);
-  const wanted = new Set<string>();
-  for (const [id, row] of plan.rows) {
-    if (inBase.has(id) && (row instanceof BaseRow || !plan.files.has(id))) wanted.add(id);
+  // Base lines never asked for (rows taken out, or replaced with their file): not kept if read
+  // ahead. Built from what the journal touched, not from every row: nothing to build per row.
+  const skip = new Set<string>();
+  let inBase: Set<string> | undefined;
+  const baseFileWanted = (id: string) => (inBase ??= new Set(plan.header?.ids)).has(id);
+  for (const id of plan.touched) {
+    const row = plan.rows.get(id);
+    if (!row || (!(row instanceof BaseRow) && plan.files.has(id))) skip.add(id);
   }
-  const reader = wanted.size > 0 ? new BaseLines(sessionPath(dataDir), wanted) : undefined;
+  const reader = plan.header ? new BaseLines(sessionPath(dataDir), skip) : undefined;
   try {
     for (const [id, row] of plan.rows) {
       if (row instanceof BaseRow) {
@@ -256,7 +293,9 @@ async function* planRows(dataDir: string, plan: Plan, parse: boolean): AsyncGene
       } else {
         const file =
           plan.files.get(id) ??
-          (wanted.has(id) ? parseLine(dataDir, await reader!.line(id)).file : undefined);
+          (reader && baseFileWanted(id)
+            ? parseLine(dataDir, await reader.line(id)).file
+            : undefined);
         yield { row, file };
       }
     }

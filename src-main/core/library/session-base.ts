@@ -137,7 +137,7 @@ export async function readHeader(path: string): Promise<BaseHeader | undefined> 
 
 /**
  * The row lines of a base, fetched by id in about the order they were written: lines read ahead
- * of the one asked for are kept (only those still wanted) until they are asked for in turn.
+ * of the one asked for are kept (unless they will never be asked for) until asked for in turn.
  */
 export class BaseLines {
   readonly #ahead = new Map<string, string>();
@@ -146,10 +146,10 @@ export class BaseLines {
   #at = 0;
   #header = true;
 
-  /** `wanted`: the ids that will be asked for (the others are passed over unread). */
+  /** `skip`: ids that will not be asked for (passed over, not kept). */
   constructor(
     path: string,
-    private readonly wanted: ReadonlySet<string>,
+    private readonly skip: ReadonlySet<string>,
   ) {
     this.#lines = chunkedLines(path);
   }
@@ -177,7 +177,7 @@ export class BaseLines {
       if (text.length === 0) continue;
       const found = lineId(text);
       if (found === id) return text;
-      if (this.wanted.has(found)) this.#ahead.set(found, text);
+      if (!this.skip.has(found)) this.#ahead.set(found, text);
     }
   }
 

@@ -11,7 +11,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { FileGrants } from '../../../src-main/core/files/file-grants.js';
-import { LIBRARY_PAGE_ROWS, LibraryLoads } from '../../../src-main/core/library/library-loads.js';
+import {
+  LIBRARY_FIRST_ROWS,
+  LIBRARY_PAGE_ROWS,
+  LibraryLoads,
+} from '../../../src-main/core/library/library-loads.js';
 import {
   journalPath,
   loadLibrarySession,
@@ -65,7 +69,7 @@ describe('reopening the saved library', () => {
     const loads = new LibraryLoads(dir, new FileGrants(), new Logger(dir, 'test'));
     const loaded = await loads.open(() => undefined);
     expect(loaded.total).toBe(count);
-    expect(loaded.session!.rows).toHaveLength(LIBRARY_PAGE_ROWS);
+    expect(loaded.session!.rows).toHaveLength(LIBRARY_FIRST_ROWS);
     expect(loaded.session!.rows[3]!.draft.title?.value).toBe('Edited');
     // The edited row keeps what it was read as; the untouched ones read back whole.
     expect(loaded.session!.rows[3]!.original).toEqual(rows[3]!.original);
