@@ -195,7 +195,7 @@ export async function* baseChunks(
   let pending = `${JSON.stringify(header)}\n`;
   for await (const line of lines) {
     pending += `${line}\n`;
-    if (pending.length >= 1024 * 1024) {
+    if (pending.length >= 256 * 1024) {
       yield Buffer.from(pending);
       pending = '';
     }
