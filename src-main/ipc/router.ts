@@ -99,7 +99,7 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
       return library.open(onChecked);
     },
     async libraryRows({ load, offset }) {
-      return { rows: library.rows(load, offset) };
+      return { rows: await library.rows(load, offset) };
     },
     async restorePreviousLibrary() {
       return library.restorePrevious(onChecked);

@@ -826,7 +826,8 @@ export class LibraryState {
   /** Follows a batch of file checks: progress now, the rows it found gone marked shortly. */
   #checked({ missing, checked, total }: EventPayloads['library:files-checked']): void {
     this.filesChecked = checked;
-    if (checked >= total) this.filesChecking = 0;
+    // The load's answer counts the rows; the checks count the files (rows may have none).
+    this.filesChecking = checked >= total ? 0 : total;
     if (missing.length === 0) return;
     for (const id of missing) this.#gone.add(id);
     this.#toMark.push(...missing);

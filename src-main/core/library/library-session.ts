@@ -3,77 +3,83 @@
  * absolute path of each granted file so that after a restart main can grant again the files that
  * are still there, unchanged, without the user picking them again.
  *
- * Saved by what changed, not whole: `session.json` is a base snapshot and `session.journal`
- * beside it holds the patches saved since (one JSON line each, appended and flushed), so a save of
- * one edit on a 100,000-track library writes one row. Each line names the base it follows (its
- * epoch) and a sequence number; the base records the last line folded into it. Compaction folds
- * the journal into a new base (written atomically) once the journal outgrows it, then empties the
- * journal: a crash between the two leaves lines the base already holds, skipped by their number.
- * A line cut short by kill -9 is the last one and is dropped (and cut off before the next
- * append), so a crash loses at most the save it interrupted, never the library.
+ * Saved by what changed, not whole: `session.jsonl` is a base snapshot, one line per row
+ * (`session-base.ts`), and `session.journal` beside it holds the patches saved since (one JSON
+ * line each, appended and flushed), so a save of one edit on a 100,000-track library writes one
+ * row. Each line names the base it follows (its epoch) and a sequence number; the base records the
+ * last line folded into it. Compaction folds the journal into a new base (written atomically, a
+ * chunk at a time, unchanged rows copied unparsed) once the journal outgrows a quarter of it, then
+ * empties the journal: a crash between the two leaves lines the base already holds, skipped by
+ * their number. A line cut short by kill -9 is the last one and is dropped (and cut off before the
+ * next append), so a crash loses at most the save it interrupted, never the library.
+ *
+ * Opening reads the header and the journal, works out the rows' order, then reads the rows as a
+ * stream: the first page can be shown while the rest is still read.
  *
  * A save that leaves fewer tracks than the session held (Clear, Remove) first folds the journal
- * and keeps that session as `session.previous.json`, so a library emptied by mistake can be
- * restored, even after a restart.
+ * and keeps that session as `session.previous.jsonl`, so a library emptied by mistake can be
+ * restored, even after a restart. A library saved whole in one JSON document (`session.json`,
+ * before 2026-11) is rewritten in this form the first time it is used (`session-v1.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, open, readFile, rename, stat, truncate } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { setImmediate as turn } from 'node:timers/promises';
 
 import * as v from 'valibot';
 
 import { CourierError } from '../errors.js';
-import { readJsonIfExists, writeFileAtomic } from '../files/atomic-file.js';
+import { writeStreamAtomic } from '../files/atomic-file.js';
 import type { FileGrants } from '../files/file-grants.js';
 import { applyLibraryPatch, type LibraryPatch, LibraryPatchSchema } from './library-patch.js';
 import {
-  type LibrarySession,
-  LibrarySessionSchema,
-  type SessionRow,
-  SessionRowSchema,
-} from './session-schema.js';
-
-const FileSchema = v.strictObject({
-  id: v.string(),
-  path: v.string(),
-  size: v.number(),
-  mtimeMs: v.number(),
-});
-
-/** Where a stored row's `original` says it is its draft. */
-const sameAsDraft = 'draft';
+  baseChunks,
+  type BaseHeader,
+  baseLine,
+  BaseLines,
+  FileSchema,
+  parseBaseLine,
+  readHeader,
+  type StoredFile,
+} from './session-base.js';
+import { type LibrarySession, type SessionRow, SessionRowSchema } from './session-schema.js';
+import { migrateV1Session } from './session-v1.js';
 
 /**
- * A row as the base keeps it: `original` is `'draft'` when it is the draft itself (a track not
- * edited since its tags were read, most of a library), which halves what a reopen reads.
+ * A journal line, its rows checked apart (a few at a time). Lines saved before patches were cut
+ * smaller hold up to a thousand rows: still read.
  */
-const StoredRowSchema = v.strictObject({
-  ...SessionRowSchema.entries,
-  original: v.union([SessionRowSchema.entries.original, v.literal(sameAsDraft)]),
-});
-
-const StoredSchema = v.strictObject({
-  version: v.literal(1),
-  files: v.array(FileSchema),
-  session: v.strictObject({
-    ...LibrarySessionSchema.entries,
-    rows: v.pipe(v.array(StoredRowSchema), v.maxLength(200_000)),
-  }),
-  /** The journal this base follows, and the last of its lines folded in (none: a fresh base). */
-  journal: v.optional(v.strictObject({ epoch: v.string(), seq: v.number() })),
-});
-
 const LineSchema = v.strictObject({
   epoch: v.string(),
   seq: v.number(),
-  patch: LibraryPatchSchema,
+  patch: v.strictObject({
+    ...LibraryPatchSchema.entries,
+    rows: v.pipe(v.array(v.unknown()), v.maxLength(1_000)),
+  }),
   files: v.array(FileSchema),
 });
 
-type Stored = v.InferOutput<typeof StoredSchema>;
-type StoredRow = v.InferOutput<typeof StoredRowSchema>;
-type StoredFile = v.InferOutput<typeof FileSchema>;
+/** Rows checked between two turns of the event loop. */
+const rowsPerTurn = 100;
+
+/** A journal line parsed and checked, yielding to the event loop as it goes; undefined if not one. */
+async function parseJournalLine(
+  text: string,
+): Promise<
+  (Omit<v.InferOutput<typeof LineSchema>, 'patch'> & { patch: LibraryPatch }) | undefined
+> {
+  const parsed = v.safeParse(LineSchema, parseOrUndefined(text));
+  if (!parsed.success) return undefined;
+  const rows: SessionRow[] = [];
+  for (const [i, raw] of parsed.output.patch.rows.entries()) {
+    if (i % rowsPerTurn === rowsPerTurn - 1) await turn();
+    const row = v.safeParse(SessionRowSchema, raw);
+    if (!row.success) return undefined;
+    rows.push(row.output);
+  }
+  return { ...parsed.output, patch: { ...parsed.output.patch, rows } };
+}
 
 /** A larger library kept before a save that shrank it: how many tracks, and when. */
 export interface PreviousSession {
@@ -90,9 +96,9 @@ export interface LoadedSession {
   previous: PreviousSession | null;
 }
 
-/** The session file under a data directory. */
+/** The base file under a data directory. */
 export function sessionPath(dataDir: string): string {
-  return join(dataDir, 'library', 'session.json');
+  return join(dataDir, 'library', 'session.jsonl');
 }
 
 /** The journal of patches saved since the base. */
@@ -101,16 +107,16 @@ export function journalPath(dataDir: string): string {
 }
 
 /** Where the larger session before a shrinking save is kept. */
-function previousPath(dataDir: string): string {
-  return join(dataDir, 'library', 'session.previous.json');
+export function previousPath(dataDir: string): string {
+  return join(dataDir, 'library', 'session.previous.jsonl');
 }
 
 /** Where the kept session waits while the two are swapped (a fixed name: found after a crash). */
 function swapPath(dataDir: string): string {
-  return join(dataDir, 'library', 'session.swap.json');
+  return join(dataDir, 'library', 'session.swap.jsonl');
 }
 
-/** The journal outgrows its base (and this floor) before it is folded in. */
+/** The journal outgrows a quarter of its base (and this floor) before it is folded in. */
 const compactFloorBytes = 4 * 1024 * 1024;
 
 /** What main knows of a data directory's session between saves: no rows, only their ids. */
@@ -131,11 +137,14 @@ const journals = new Map<string, Journal>();
  */
 const unchecked = new Map<string, Set<Map<string, StoredFile>>>();
 
-/** Saves and restores of one data directory, one after another. */
+/** Saves, restores and reads of one data directory, one after another. */
 const queues = new Map<string, Promise<unknown>>();
 
 function serial<T>(dataDir: string, work: () => Promise<T>): Promise<T> {
   const next = (queues.get(dataDir) ?? Promise.resolve()).then(async () => {
+    if (await migrateV1Session(join(dataDir, 'library'), sessionPath(dataDir))) {
+      journals.delete(dataDir);
+    }
     await finishSwap(dataDir);
     return work();
   });
@@ -160,96 +169,91 @@ async function finishSwap(dataDir: string): Promise<void> {
 
 /** The rows of a stored base file, or -1 when there is none (or it can't be read). */
 async function storedRows(path: string): Promise<number> {
-  const raw = await readJsonIfExists<unknown>(path).catch(() => undefined);
-  const parsed = raw === undefined ? null : v.safeParse(StoredSchema, raw);
-  return parsed?.success ? parsed.output.session.rows.length : -1;
+  const header = await readHeader(path).catch(() => undefined);
+  return header ? header.rows : -1;
 }
 
-/** The library as base and journal make it, rows and files by id. */
-interface Materialized {
+/** A row the base holds, not read yet. */
+class BaseRow {
+  constructor(readonly id: string) {}
+}
+
+/** The library as the base's header and the journal make it, before any row is read. */
+interface Plan {
   exists: boolean;
-  rows: Map<string, SessionRow>;
+  header: BaseHeader | undefined;
+  /** Every row in order: one of the journal's, or one still in the base. */
+  rows: Map<string, SessionRow | BaseRow>;
   ignored: LibrarySession['ignored'];
+  /** The files the journal's lines name, by row id (the base's are on its lines). */
   files: Map<string, StoredFile>;
+  /** Ids of the rows the journal's lines add, change or take out. */
+  touched: Set<string>;
   journal: Journal;
 }
 
 /**
- * Reads the base and applies the journal lines that follow it. A line cut short (the last, by a
- * crash) is dropped and cut off the file, so the next append starts on a line of its own.
+ * Reads the base's header and applies the journal lines that follow it to the order of the rows.
+ * A line cut short (the last, by a crash) is dropped and cut off the file, so the next append
+ * starts on a line of its own.
  */
-async function materialize(dataDir: string): Promise<Materialized> {
+async function readPlan(dataDir: string): Promise<Plan> {
   const base = sessionPath(dataDir);
-  const text = await readFile(base, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  let stored: Stored | undefined;
-  if (text !== undefined) {
-    const parsed = v.safeParse(StoredSchema, JSON.parse(text));
-    if (!parsed.success) {
-      throw new CourierError(
-        'invalid_session',
-        `The saved library (${base}) is not readable; clear the library to start again.`,
-      );
-    }
-    stored = parsed.output;
+  let header: BaseHeader | undefined;
+  try {
+    header = await readHeader(base);
+  } catch {
+    throw new CourierError(
+      'invalid_session',
+      `The saved library (${base}) is not readable; clear the library to start again.`,
+    );
   }
   const lines = await readFile(journalPath(dataDir), 'utf8').catch(() => '');
-  // A base from before the journal follows 'base'; with no base yet, the journal's first line.
-  const epoch = stored
-    ? (stored.journal?.epoch ?? 'base')
+  // With no base yet, the journal's first line names the epoch.
+  const epoch = header
+    ? (header.journal?.epoch ?? 'base')
     : (/^\{"epoch":"([^"]+)"/.exec(lines)?.[1] ?? randomUUID());
   const journal: Journal = {
     epoch,
-    seq: stored?.journal?.seq ?? 0,
+    seq: header?.journal?.seq ?? 0,
     ids: new Set(),
-    baseBytes: text?.length ?? 0,
+    baseBytes: header ? (await stat(base)).size : 0,
     journalBytes: 0,
   };
+  await turn();
   const library = {
-    rows: new Map((stored?.session.rows ?? []).map((row) => [row.id, sessionRow(row)])),
-    ignored: stored?.session.ignored ?? [],
+    rows: new Map<string, SessionRow | BaseRow>(
+      (header?.ids ?? []).map((id) => [id, new BaseRow(id)]),
+    ),
+    ignored: header?.ignored ?? [],
   };
-  const files = new Map((stored?.files ?? []).map((file) => [file.id, file]));
-  let exists = stored !== undefined;
+  const files = new Map<string, StoredFile>();
+  const touched = new Set<string>();
+  let exists = header !== undefined;
   let good = 0;
   for (let start = 0; start < lines.length;) {
     const end = lines.indexOf('\n', start);
-    const parsed =
-      end < 0 ? undefined : v.safeParse(LineSchema, parseOrUndefined(lines.slice(start, end)));
-    if (!parsed?.success) break;
-    const line = parsed.output;
+    // A turn of the event loop between lines: a long journal is no long pause.
+    await turn();
+    const line = end < 0 ? undefined : await parseJournalLine(lines.slice(start, end));
+    if (!line) break;
     good = end + 1;
     start = end + 1;
     if (line.epoch !== journal.epoch || line.seq <= journal.seq) continue;
     journal.seq = line.seq;
     applyLibraryPatch(library, line.patch);
     for (const file of line.files) files.set(file.id, file);
+    for (const row of line.patch.rows) touched.add(row.id);
+    for (const id of line.patch.removed) touched.add(id);
     exists = true;
   }
   const goodBytes = Buffer.byteLength(lines.slice(0, good));
   if (good < lines.length) await truncate(journalPath(dataDir), goodBytes);
   journal.journalBytes = goodBytes;
+  await turn();
   journal.ids = new Set(library.rows.keys());
   journals.set(dataDir, journal);
-  return { exists, ...library, files, journal };
-}
-
-/** A row as the base keeps it (an original that is its draft written once). */
-function storedRow(row: SessionRow): StoredRow {
-  if (row.original === null || row.original === row.draft) {
-    return row.original === null ? row : { ...row, original: sameAsDraft };
-  }
-  // Equal in content though not the same object (a row as it came from the page).
-  return JSON.stringify(row.original) === JSON.stringify(row.draft)
-    ? { ...row, original: sameAsDraft }
-    : row;
-}
-
-/** A stored row as the session has it: an original that is its draft is the draft itself. */
-function sessionRow(row: StoredRow): SessionRow {
-  return row.original === sameAsDraft ? { ...row, original: row.draft } : (row as SessionRow);
+  return { exists, header, ...library, files, touched, journal };
 }
 
 function parseOrUndefined(text: string): unknown {
@@ -260,43 +264,104 @@ function parseOrUndefined(text: string): unknown {
   }
 }
 
-/** What main knows of the session, read once per process (or after a restore). */
-async function journalOf(dataDir: string): Promise<Journal> {
-  return journals.get(dataDir) ?? (await materialize(dataDir)).journal;
+/** One row of a plan as read: its line as the base holds it, or the row itself, and its file. */
+type PlanRow =
+  | { line: string; row?: undefined; file?: undefined }
+  | { line?: undefined; row: SessionRow; file: StoredFile | undefined };
+
+/**
+ * The rows of a plan in order. Rows still in the base come as their line, unparsed (`parse`
+ * false: a fold copies them as they are) or parsed; the journal's rows come whole, with the file
+ * the journal names or else the one the base saved for them.
+ */
+async function* planRows(dataDir: string, plan: Plan, parse: boolean): AsyncGenerator<PlanRow> {
+  // Base lines never asked for (rows taken out, or replaced with their file): not kept if read
+  // ahead. Built from what the journal touched, not from every row: nothing to build per row.
+  const skip = new Set<string>();
+  let inBase: Set<string> | undefined;
+  const baseFileWanted = (id: string) => (inBase ??= new Set(plan.header?.ids)).has(id);
+  for (const id of plan.touched) {
+    const row = plan.rows.get(id);
+    if (!row || (!(row instanceof BaseRow) && plan.files.has(id))) skip.add(id);
+  }
+  const reader = plan.header ? new BaseLines(sessionPath(dataDir), skip) : undefined;
+  try {
+    for (const [id, row] of plan.rows) {
+      if (row instanceof BaseRow) {
+        const line = await reader!.line(id);
+        yield parse ? parseLine(dataDir, line) : { line };
+      } else {
+        const file =
+          plan.files.get(id) ??
+          (reader && baseFileWanted(id)
+            ? parseLine(dataDir, await reader.line(id)).file
+            : undefined);
+        yield { row, file };
+      }
+    }
+  } finally {
+    await reader?.close();
+  }
 }
 
-/** Writes the library as a new base and empties the journal (the base says what it folded in). */
+function parseLine(
+  dataDir: string,
+  line: string,
+): { row: SessionRow; file: StoredFile | undefined } {
+  try {
+    return parseBaseLine(line);
+  } catch {
+    throw new CourierError(
+      'invalid_session',
+      `The saved library (${sessionPath(dataDir)}) is not readable; clear the library to start again.`,
+    );
+  }
+}
+
+/** What main knows of the session, read once per process (or after a restore). */
+async function journalOf(dataDir: string): Promise<Journal> {
+  return journals.get(dataDir) ?? (await readPlan(dataDir)).journal;
+}
+
+/**
+ * Writes a new base from `lines` (in the order of `ids`) and empties the journal (the base says
+ * what it folded in).
+ */
 async function writeBase(
   dataDir: string,
-  library: { rows: Iterable<SessionRow>; ignored: LibrarySession['ignored']; files: StoredFile[] },
+  library: { ids: string[]; ignored: LibrarySession['ignored']; lines: AsyncIterable<string> },
   journal: Journal,
 ): Promise<void> {
-  const session: LibrarySession = { version: 1, rows: [...library.rows], ignored: library.ignored };
-  const stored: Stored = {
-    version: 1,
-    files: library.files,
-    session: { ...session, rows: session.rows.map(storedRow) },
+  const header: BaseHeader = {
+    version: 2,
+    rows: library.ids.length,
+    ids: library.ids,
+    ignored: library.ignored,
     journal: { epoch: journal.epoch, seq: journal.seq },
   };
-  const text = `${JSON.stringify(stored)}\n`;
-  await writeFileAtomic(sessionPath(dataDir), text);
+  const bytes = await writeStreamAtomic(sessionPath(dataDir), baseChunks(header, library.lines));
   // Lines up to `seq` are in the base now; a crash before this truncate only leaves them skipped.
   if (existsSync(journalPath(dataDir))) await truncate(journalPath(dataDir), 0);
-  journal.baseBytes = text.length;
+  journal.baseBytes = bytes;
   journal.journalBytes = 0;
-  journal.ids = new Set(session.rows.map((row) => row.id));
+  journal.ids = new Set(library.ids);
 }
 
 /** Folds the journal into the base (nothing to do when it is empty). */
 async function compact(dataDir: string): Promise<void> {
-  const journal = await journalOf(dataDir);
-  if (journal.journalBytes === 0) return;
-  const library = await materialize(dataDir);
-  const files = [...library.rows.keys()].flatMap((id) => library.files.get(id) ?? []);
+  const known = await journalOf(dataDir);
+  if (known.journalBytes === 0) return;
+  const plan = await readPlan(dataDir);
+  if (plan.journal.journalBytes === 0) return;
+  async function* lines(): AsyncGenerator<string> {
+    for await (const item of planRows(dataDir, plan, false)) {
+      yield item.line ?? baseLine(item.row, item.file);
+    }
+  }
   await writeBase(
     dataDir,
-    { rows: library.rows.values(), ignored: library.ignored, files },
-    library.journal,
+    { ids: [...plan.rows.keys()], ignored: plan.ignored, lines: lines() },
+    plan.journal,
   );
 }
 
@@ -311,31 +376,30 @@ async function keepPrevious(dataDir: string): Promise<void> {
   await rename(temp, previousPath(dataDir));
 }
 
-/** The grant of each row that has one (a row restored but missing keeps its data, not a path). */
+/** The file of a row that has one (a row restored but missing keeps its data, not a path). */
+function fileOf(
+  grants: FileGrants,
+  checks: ReadonlyArray<Map<string, StoredFile>>,
+  row: SessionRow,
+): StoredFile | undefined {
+  try {
+    const granted = grants.get(row.id);
+    return { id: granted.id, path: granted.path, size: granted.size, mtimeMs: granted.mtimeMs };
+  } catch {
+    // Not checked yet since the session was reopened: its saved path stays. Else a row main
+    // never granted (restored but missing): its data stays, without a path.
+    return checks.find((pending) => pending.has(row.id))?.get(row.id);
+  }
+}
+
+/** The grant of each row that has one. */
 function grantedFiles(
   dataDir: string,
   grants: FileGrants,
   rows: readonly SessionRow[],
 ): StoredFile[] {
-  const files: StoredFile[] = [];
   const checks = [...(unchecked.get(dataDir) ?? [])];
-  for (const row of rows) {
-    try {
-      const granted = grants.get(row.id);
-      files.push({
-        id: granted.id,
-        path: granted.path,
-        size: granted.size,
-        mtimeMs: granted.mtimeMs,
-      });
-    } catch {
-      // Not checked yet since the session was reopened: its saved path stays.
-      const saved = checks.find((pending) => pending.has(row.id))?.get(row.id);
-      if (saved) files.push(saved);
-      // Else a row main never granted (restored but missing): keep its data, not a path.
-    }
-  }
-  return files;
+  return rows.flatMap((row) => fileOf(grants, checks, row) ?? []);
 }
 
 /** Saves the whole session with the path of every granted file it names, atomically. */
@@ -349,8 +413,15 @@ export function saveLibrarySession(
     // Read again: folding the journal before the copy replaced what main knew.
     const journal = await journalOf(dataDir);
     journal.seq++;
-    const files = grantedFiles(dataDir, grants, session.rows);
-    await writeBase(dataDir, { rows: session.rows, ignored: session.ignored, files }, journal);
+    const checks = [...(unchecked.get(dataDir) ?? [])];
+    async function* lines(): AsyncGenerator<string> {
+      for (const row of session.rows) yield baseLine(row, fileOf(grants, checks, row));
+    }
+    await writeBase(
+      dataDir,
+      { ids: session.rows.map((row) => row.id), ignored: session.ignored, lines: lines() },
+      journal,
+    );
   });
 }
 
@@ -392,7 +463,7 @@ export function patchLibrarySession(
     journal.seq++;
     journal.ids = after;
     journal.journalBytes += Buffer.byteLength(text);
-    return journal.journalBytes > Math.max(compactFloorBytes, journal.baseBytes);
+    return journal.journalBytes > Math.max(compactFloorBytes, journal.baseBytes / 4);
   });
   // Folded after the save answers, in turn with the saves that follow it.
   void saved.then(
@@ -448,38 +519,55 @@ async function previousSession(dataDir: string, rows: number): Promise<PreviousS
 /** A row's file as the session saved it: where it was, and its size and date then. */
 export type SessionFile = StoredFile;
 
-/** A saved session as read, before its files are checked against the disk. */
+/** A saved row as read, with its saved file (none: restored missing before, main can't read it). */
+export interface OpenedRow {
+  row: SessionRow;
+  file: SessionFile | undefined;
+}
+
+/** A saved session opened for reading, before its rows are read. */
 export interface OpenedSession {
-  session: LibrarySession | null;
-  /** The saved file of each row that has one, in row order: what `checkSessionFiles` checks. */
-  files: SessionFile[];
-  /** Rows saved without a file (restored missing before): missing without a check. */
-  unfiled: string[];
+  /** False when no session was saved. */
+  exists: boolean;
+  /** Rows the session holds. */
+  total: number;
+  ignored: LibrarySession['ignored'];
   previous: PreviousSession | null;
+  /**
+   * The rows in order, read from disk as they are asked for. Saves wait until the last is read
+   * (or the reading stops): read them all, or stop with `return()`.
+   */
+  rows: AsyncGenerator<OpenedRow>;
 }
 
 /**
- * Reads the saved session without touching the files it names, so its rows can be shown at
- * once; `checkSessionFiles` then grants again those still on disk and unchanged.
+ * Opens the saved session without reading its rows yet (the base's header and the journal only),
+ * so that its first rows can be shown while the rest are still read; `checkSessionFiles` then
+ * grants again the files still on disk and unchanged.
  */
-export async function openLibrarySession(dataDir: string): Promise<OpenedSession> {
-  const library = await serial(dataDir, () => materialize(dataDir));
-  if (!library.exists) {
-    return { session: null, files: [], unfiled: [], previous: await previousSession(dataDir, 0) };
-  }
-  const session: LibrarySession = {
-    version: 1,
-    rows: [...library.rows.values()],
-    ignored: library.ignored,
-  };
-  const files: StoredFile[] = [];
-  const unfiled: string[] = [];
-  for (const row of session.rows) {
-    const file = library.files.get(row.id);
-    if (file) files.push(file);
-    else unfiled.push(row.id);
-  }
-  return { session, files, unfiled, previous: await previousSession(dataDir, session.rows.length) };
+export function openLibrarySession(dataDir: string): Promise<OpenedSession> {
+  return new Promise<OpenedSession>((resolve, reject) => {
+    serial(dataDir, async () => {
+      const plan = await readPlan(dataDir);
+      const total = plan.exists ? plan.rows.size : 0;
+      const previous = await previousSession(dataDir, total);
+      let finished = () => {};
+      const read = new Promise<void>((done) => (finished = done));
+      async function* rows(): AsyncGenerator<OpenedRow> {
+        try {
+          if (!plan.exists) return;
+          for await (const item of planRows(dataDir, plan, true)) {
+            yield item.row ? item : parseLine(dataDir, item.line);
+          }
+        } finally {
+          finished();
+        }
+      }
+      resolve({ exists: plan.exists, total, ignored: plan.ignored, previous, rows: rows() });
+      // The queue holds until the rows are read: no fold replaces the base being read.
+      await read;
+    }).catch(reject);
+  });
 }
 
 /** What one batch of checks found. */
@@ -543,19 +631,23 @@ export async function checkSessionFiles(
   return missing;
 }
 
-/** Loads the saved session and grants again every file still on disk and unchanged. */
+/** Loads the saved session whole and grants again every file still on disk and unchanged. */
 export async function loadLibrarySession(
   dataDir: string,
   grants: FileGrants,
 ): Promise<LoadedSession> {
   const opened = await openLibrarySession(dataDir);
-  const missing = new Set([
-    ...opened.unfiled,
-    ...(await checkSessionFiles(dataDir, grants, opened.files)),
-  ]);
-  const rows = opened.session?.rows ?? [];
+  const rows: SessionRow[] = [];
+  const files: SessionFile[] = [];
+  const unfiled: string[] = [];
+  for await (const { row, file } of opened.rows) {
+    rows.push(row);
+    if (file) files.push(file);
+    else unfiled.push(row.id);
+  }
+  const missing = new Set([...unfiled, ...(await checkSessionFiles(dataDir, grants, files))]);
   return {
-    session: opened.session,
+    session: opened.exists ? { version: 1, rows, ignored: opened.ignored } : null,
     missing: rows.filter((row) => missing.has(row.id)).map((row) => row.id),
     previous: opened.previous,
   };

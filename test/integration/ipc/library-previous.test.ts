@@ -3,12 +3,13 @@
  * fewer tracks than the session held keeps that session, and restoring swaps it back, granting
  * its files again. Through the contract, with real files and grants.
  */
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { readHeader } from '../../../src-main/core/library/session-base.js';
 import type { LibrarySession } from '../../../src-main/core/library/session-schema.js';
 import { MemorySecretStore } from '../../../src-main/core/secrets/secret-store.js';
 import { createServices } from '../../../src-main/core/services.js';
@@ -72,13 +73,25 @@ describe('the library kept before it was emptied', () => {
   });
 
   it('restores it with its files granted again, keeping the emptied one in its place', async () => {
-    const restored = value(await routerNow().dispatch('library:restore-previous', {}));
+    const router = routerNow();
+    const checked = new Promise<{ missing: string[]; checked: number; total: number }>(
+      (resolve) => {
+        const missing: string[] = [];
+        router.subscribe((event, payload) => {
+          if (event !== 'library:files-checked') return;
+          const batch = payload as { missing: string[]; checked: number; total: number };
+          missing.push(...batch.missing);
+          if (batch.checked >= batch.total) resolve({ ...batch, missing });
+        });
+      },
+    );
+    const restored = value(await router.dispatch('library:restore-previous', {}));
     expect(restored.session?.rows.map((r) => r.draft.title?.value)).toEqual([
       'Track 1',
       'Track 2',
       'Track 3',
     ]);
-    expect(restored.missing).toEqual([]);
+    expect(await checked).toMatchObject({ missing: [], checked: 3, total: 3 });
     // The emptied library is what is kept now, and it holds fewer tracks: nothing to offer.
     expect(restored.previous).toBeNull();
   });
@@ -103,15 +116,15 @@ describe('the library kept before it was emptied', () => {
     it('after the first rename: the next load puts the kept library back, still offered', async () => {
       // Now: current holds 0 tracks, the kept one 3 (the test before restored, then empty it).
       await routerNow().dispatch('library:save', { session: sessionOf([]) });
-      await rename(file('session.previous.json'), file('session.swap.json'));
+      await rename(file('session.previous.jsonl'), file('session.swap.jsonl'));
       const loaded = value(await routerNow().dispatch('library:load', {}));
       expect(loaded.session?.rows).toEqual([]);
       expect(loaded.previous).toMatchObject({ tracks: 3 });
     });
 
     it('after the second rename: the next load finishes the restore', async () => {
-      await rename(file('session.previous.json'), file('session.swap.json'));
-      await rename(file('session.json'), file('session.previous.json'));
+      await rename(file('session.previous.jsonl'), file('session.swap.jsonl'));
+      await rename(file('session.jsonl'), file('session.previous.jsonl'));
       const loaded = value(await routerNow().dispatch('library:load', {}));
       expect(titles(loaded)).toEqual(['Track 1', 'Track 2', 'Track 3']);
     });
@@ -126,10 +139,7 @@ describe('the library kept before it was emptied', () => {
       expect(saved).toMatchObject({ ok: true });
       expect(titles(value(restored))).toEqual(['Track 1', 'Track 2', 'Track 3']);
       // The one-track library saved first is the one kept now.
-      const kept = JSON.parse(await readFile(file('session.previous.json'), 'utf8')) as {
-        session: LibrarySession;
-      };
-      expect(kept.session.rows).toHaveLength(1);
+      expect((await readHeader(file('session.previous.jsonl')))?.rows).toBe(1);
     });
   });
 });

@@ -5,7 +5,7 @@
  * one in flight beyond.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { FileGrants } from '../../../src-main/core/files/file-grants.js';
 import { loadLibrarySession } from '../../../src-main/core/library/library-session.js';
+import { readHeader } from '../../../src-main/core/library/session-base.js';
 
 const CHILD = fileURLToPath(new URL('../../support/library-save-child.ts', import.meta.url));
 
@@ -58,8 +59,7 @@ describe('the library saved by patches, killed mid-save', () => {
         else expected.add(`r${i}`);
       }
       expect(new Set(rows.map((r) => r.id))).toEqual(expected);
-      const kept = await readFile(join(home, 'library', 'session.previous.json'), 'utf8');
-      keptRows.push((JSON.parse(kept) as { session: { rows: unknown[] } }).session.rows.length);
+      keptRows.push((await readHeader(join(home, 'library', 'session.previous.jsonl')))!.rows);
       start = counter + 1;
     }
     // Each run's shrinking saves kept the library before them, whole and readable.
