@@ -8,6 +8,7 @@
 import { FileGrants } from '../../src-main/core/files/file-grants.js';
 import { patchLibrarySession } from '../../src-main/core/library/library-session.js';
 import type { SessionRow } from '../../src-main/core/library/session-schema.js';
+import { sessionRow } from './session-rows.js';
 
 /** Rows in the library the test saves first. */
 export const foldLibraryRows = 20_000;
@@ -15,19 +16,8 @@ export const foldLibraryRows = 20_000;
 export const foldEditRows = 999;
 
 /** Row `id` titled `title` (each carries a few hundred bytes of lyrics, as a real row might). */
-export const foldRow = (id: string, title: string): SessionRow => ({
-  id,
-  size: 1,
-  lastModified: 0,
-  status: 'ready',
-  draft: {
-    file: `${id}.flac`,
-    title: { value: title, source: { kind: 'manual' } },
-    lyrics: { value: 'la '.repeat(150), source: { kind: 'manual' } },
-  },
-  original: null,
-  readFindings: [],
-});
+export const foldRow = (id: string, title: string): SessionRow =>
+  sessionRow(id, title, { folder: '', lyrics: 'la '.repeat(150) });
 
 /** The ids save `i` edits. */
 export const foldEdited = (i: number): string[] =>

@@ -7,6 +7,7 @@
 import { FileGrants } from '../../src-main/core/files/file-grants.js';
 import { patchLibrarySession } from '../../src-main/core/library/library-session.js';
 import type { SessionRow } from '../../src-main/core/library/session-schema.js';
+import { sessionRow } from './session-rows.js';
 
 const [dataDir, start] = process.argv.slice(2);
 if (!dataDir) {
@@ -14,19 +15,8 @@ if (!dataDir) {
   process.exit(2);
 }
 const lyrics = 'la '.repeat(20_000);
-const row = (id: string, title: string): SessionRow => ({
-  id,
-  size: 1,
-  lastModified: 0,
-  status: 'ready',
-  draft: {
-    file: `${id}.flac`,
-    title: { value: title, source: { kind: 'manual' } },
-    lyrics: { value: lyrics, source: { kind: 'manual' } },
-  },
-  original: null,
-  readFindings: [],
-});
+const row = (id: string, title: string): SessionRow =>
+  sessionRow(id, title, { folder: '', lyrics });
 const grants = new FileGrants();
 for (let i = Number(start ?? 0); ; i++) {
   // Every tenth save only takes a row out: a shrinking save, which keeps the one before.

@@ -20,20 +20,10 @@ import {
 } from '../../../src-main/core/library/library-session.js';
 import { readHeader } from '../../../src-main/core/library/session-base.js';
 import type { SessionRow } from '../../../src-main/core/library/session-schema.js';
+import { sessionRow } from '../../support/session-rows.js';
 
-const row = (id: string, title: string, lyrics = ''): SessionRow => ({
-  id,
-  size: 5,
-  lastModified: 0,
-  status: 'ready',
-  draft: {
-    file: `Album/${id}.flac`,
-    title: { value: title, source: { kind: 'manual' } },
-    ...(lyrics ? { lyrics: { value: lyrics, source: { kind: 'manual' } } } : {}),
-  },
-  original: null,
-  readFindings: [],
-});
+const row = (id: string, title: string, lyrics = ''): SessionRow =>
+  sessionRow(id, title, { lyrics });
 
 const titles = async (dir: string) =>
   (await loadLibrarySession(dir, new FileGrants())).session?.rows.map(

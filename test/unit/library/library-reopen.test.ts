@@ -25,19 +25,9 @@ import {
 } from '../../../src-main/core/library/library-session.js';
 import type { SessionRow } from '../../../src-main/core/library/session-schema.js';
 import { Logger } from '../../../src-main/core/log.js';
+import { sessionRow } from '../../support/session-rows.js';
 
-const row = (id: string, title: string): SessionRow => ({
-  id,
-  size: 5,
-  lastModified: 0,
-  status: 'ready',
-  draft: {
-    file: `Album/${id}.flac`,
-    title: { value: title, source: { kind: 'tag', tag: 'TITLE' } },
-  },
-  original: null,
-  readFindings: [],
-});
+const row = (id: string, title: string): SessionRow => sessionRow(id, title, { fromTag: true });
 
 /** A row as read from its tags and not edited since: its original is its draft. */
 const untouched = (id: string, title: string): SessionRow => {
