@@ -5,6 +5,8 @@ import type { SessionRow } from '../../src-main/core/library/session-schema.js';
 export interface SessionRowOptions {
   /** Folder of its file (`Album/<id>.flac` by default; '' for `<id>.flac`). */
   folder?: string;
+  /** Its file's path, whatever its id (instead of `folder`). */
+  file?: string;
   lyrics?: string;
   /** Its title as read from the file's TITLE tag rather than typed. */
   fromTag?: boolean;
@@ -22,7 +24,7 @@ export function sessionRow(id: string, title: string, options: SessionRowOptions
     lastModified: 0,
     status: 'ready',
     draft: {
-      file: folder ? `${folder}/${id}.flac` : `${id}.flac`,
+      file: options.file ?? (folder ? `${folder}/${id}.flac` : `${id}.flac`),
       title: { value: title, source },
       ...(options.lyrics ? { lyrics: { value: options.lyrics, source: { kind: 'manual' } } } : {}),
     },

@@ -15,6 +15,7 @@ import { MemorySecretStore } from '../../../src-main/core/secrets/secret-store.j
 import { createServices } from '../../../src-main/core/services.js';
 import type { LoadedLibrary } from '../../../src-main/ipc/contract.js';
 import { createRouter, type Router } from '../../../src-main/ipc/router.js';
+import { sessionRow } from '../../support/session-rows.js';
 
 describe('the library kept before it was emptied', () => {
   let home: string;
@@ -28,18 +29,7 @@ describe('the library kept before it was emptied', () => {
     );
   const sessionOf = (rowIds: string[]): LibrarySession => ({
     version: 1,
-    rows: rowIds.map((id, i) => ({
-      id,
-      size: 5,
-      lastModified: 0,
-      status: 'ready',
-      draft: {
-        file: `Album/0${i + 1}.flac`,
-        title: { value: `Track ${i + 1}`, source: { kind: 'manual' } },
-      },
-      original: null,
-      readFindings: [],
-    })),
+    rows: rowIds.map((id, i) => sessionRow(id, `Track ${i + 1}`, { file: `Album/0${i + 1}.flac` })),
     ignored: [],
   });
   const value = (answer: unknown) => (answer as { ok: true; value: LoadedLibrary }).value;

@@ -14,6 +14,7 @@ import { MemorySecretStore } from '../../../src-main/core/secrets/secret-store.j
 import { createServices } from '../../../src-main/core/services.js';
 import type { EventPayloads, LoadedLibrary } from '../../../src-main/ipc/contract.js';
 import { createRouter } from '../../../src-main/ipc/router.js';
+import { sessionRow } from '../../support/session-rows.js';
 
 type Checked = EventPayloads['library:files-checked'];
 
@@ -42,18 +43,7 @@ describe('a saved library reopened', () => {
   };
   const sessionOf = (rowIds: string[]): LibrarySession => ({
     version: 1,
-    rows: rowIds.map((id, i) => ({
-      id,
-      size: 5,
-      lastModified: 0,
-      status: 'ready',
-      draft: {
-        file: `Album/${i}.flac`,
-        title: { value: `Track ${i}`, source: { kind: 'manual' } },
-      },
-      original: null,
-      readFindings: [],
-    })),
+    rows: rowIds.map((id, i) => sessionRow(id, `Track ${i}`, { file: `Album/${i}.flac` })),
     ignored: [],
   });
   const value = <T>(answer: unknown) => (answer as { ok: true; value: T }).value;

@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EntryStore } from '../../../src-main/core/sandbox/entry-store.js';
 import { loadOrCreateIdentity } from '../../../src-main/core/sandbox/identity.js';
 import { type Entry, ENTRY_PAGE_LIMIT } from '../../../src-main/core/sandbox/index.js';
-import { startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
+import { createS3Client } from '../../../src-main/core/storage/s3-client.js';
+import { bucketTarget, startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
 
 const STORE_CHILD = fileURLToPath(new URL('../../support/entry-store-child.ts', import.meta.url));
 /** Processing that never moves an entry during a test. */
@@ -278,16 +279,7 @@ describe('sandbox killed mid-delivery', () => {
       body: JSON.stringify({ client_id: info.client_id, client_secret: info.client_secret }),
     });
     const token = ((await tokenRes.json()) as any).data.token as string;
-    const { S3Client } = await import('@aws-sdk/client-s3');
-    const s3 = new S3Client({
-      endpoint: info.bucket.endpoint,
-      region: info.bucket.bucket_region,
-      forcePathStyle: true,
-      credentials: {
-        accessKeyId: info.bucket.access_key_id,
-        secretAccessKey: info.bucket.secret_access_key,
-      },
-    });
+    const s3 = createS3Client(bucketTarget(info.bucket));
     await s3.send(
       new PutObjectCommand({
         Bucket: info.bucket.bucket_name,
