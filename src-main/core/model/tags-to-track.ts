@@ -242,53 +242,58 @@ export function draftFromMetadata(
 ): DraftTrack {
   const tags = new NativeTags(meta);
   const c = meta.common;
-  const draft: DraftTrack = {
-    file,
-    primaryMedia: { value: file, source: { kind: 'file-name' } },
-  };
-
-  draft.title =
+  const title =
     sourced(tags.first(keys.title)) ??
     (c.title ? { value: c.title.trim(), source: common(meta, 'title') } : undefined);
-
   const isrcs = isrcsFrom(tags, meta);
-  draft.isrc = isrcs.isrc;
-  draft.releaseDate = dateFrom(tags, meta);
-
-  const lyrics = tags.first(keys.lyrics);
+  const releaseDate = dateFrom(tags, meta);
+  const lyricsTag = tags.first(keys.lyrics);
   const commonLyrics = c.lyrics?.[0]?.text;
-  draft.lyrics = lyrics
-    ? { value: lyrics.value, source: fromTag(lyrics) }
+  const lyrics = lyricsTag
+    ? { value: lyricsTag.value, source: fromTag(lyricsTag) }
     : commonLyrics
       ? { value: commonLyrics, source: common(meta, 'lyrics') }
       : undefined;
 
-  draft.artists = artistsFrom(tags, meta);
-  draft.customerTags = customerTagsFrom(tags, meta);
-
   const trackRefs: Reference[] = [];
+  let references: Sourced<Reference[]> | undefined;
   if (c.musicbrainz_recordingid) {
     trackRefs.push({ id: c.musicbrainz_recordingid, source: 'musicbrainz' });
-    draft.references = { value: trackRefs, source: common(meta, 'musicbrainz_recordingid') };
+    references = { value: trackRefs, source: common(meta, 'musicbrainz_recordingid') };
   }
-  if (isrcs.others.length > 0 && draft.isrc) {
+  if (isrcs.others.length > 0 && isrcs.isrc) {
     // A second ISRC (a re-release, a radio edit) is the track's too: kept as a reference.
     trackRefs.push(...isrcs.others.map((id) => ({ id, source: 'isrc' })));
-    draft.references = { value: trackRefs, source: draft.isrc.source };
+    references = { value: trackRefs, source: isrcs.isrc.source };
     notes.push({
       level: 'warning',
       field: 'isrc',
-      message: `the tags give ${isrcs.others.length + 1} ISRCs: ${draft.isrc.value} is the track's, ${isrcs.others.join(', ')} kept as reference(s)`,
+      message: `the tags give ${isrcs.others.length + 1} ISRCs: ${isrcs.isrc.value} is the track's, ${isrcs.others.join(', ')} kept as reference(s)`,
     });
   }
+  const album = albumFrom(tags, meta, releaseDate);
 
-  const album = albumFrom(tags, meta, draft.releaseDate);
-  if (Object.keys(album).length > 0) draft.album = album;
+  // Only the fields found are set (a property deleted afterwards would leave every draft a slow
+  // dictionary object for all the review that follows).
+  return definedOnly({
+    file,
+    primaryMedia: { value: file, source: { kind: 'file-name' } },
+    title,
+    isrc: isrcs.isrc,
+    releaseDate,
+    lyrics,
+    artists: artistsFrom(tags, meta),
+    customerTags: customerTagsFrom(tags, meta),
+    references,
+    album: Object.keys(album).length > 0 ? album : undefined,
+  });
+}
 
-  for (const key of Object.keys(draft) as (keyof DraftTrack)[]) {
-    if (draft[key] === undefined) delete draft[key];
-  }
-  return draft;
+/** `record` without its undefined fields, built afresh rather than by deleting them. */
+function definedOnly<T extends object>(record: T): T {
+  const kept = {} as Record<string, unknown>;
+  for (const [key, value] of Object.entries(record)) if (value !== undefined) kept[key] = value;
+  return kept as T;
 }
 
 /** ISRCs written together in one value: "GBAYE2100101/USRC17607839", "a; b", NUL-separated. */
@@ -538,8 +543,5 @@ function albumFrom(
   const hasAlbum = album.title || album.upc || album.catalogNumber || album.trackPosition;
   if (hasAlbum && releaseDate) album.releaseDate = releaseDate;
 
-  for (const key of Object.keys(album) as (keyof DraftAlbum)[]) {
-    if (album[key] === undefined) delete album[key];
-  }
-  return album;
+  return definedOnly(album);
 }

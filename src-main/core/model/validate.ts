@@ -224,7 +224,9 @@ export function upcSpellingFindings(drafts: readonly DraftTrack[]): [number, Fin
     const spellings = byKey.get(key) ?? new Map<string, number[]>();
     byKey.set(key, spellings);
     const spelt = normalizeGtin(raw);
-    spellings.set(spelt, [...(spellings.get(spelt) ?? []), i]);
+    const tracks = spellings.get(spelt);
+    if (tracks) tracks.push(i);
+    else spellings.set(spelt, [i]);
   });
   const found: [number, Finding][] = [];
   for (const spellings of byKey.values()) {
