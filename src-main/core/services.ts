@@ -5,6 +5,7 @@ import { Logger } from './log.js';
 import { envProxyResolver, type ProxyResolver } from './network/proxy.js';
 import { configureNetwork } from './network/routes.js';
 import { type NetworkTimeouts, timeoutsFromEnv } from './network/timeouts.js';
+import { boundHeapGrowth } from './process-memory.js';
 import { ProfileStore } from './profiles/profile-store.js';
 import { KeychainSecretStore } from './secrets/keychain-store.js';
 import type { SecretStore } from './secrets/secret-store.js';
@@ -26,12 +27,14 @@ export interface CoreServices {
  * `COURIER_KEYCHAIN_SERVICE` names the keychain service (tests use their own). Every request
  * of the process takes the route `resolveProxy` gives (the app passes the OS's answer); without
  * one, `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` decide, and a malformed one is a usage error
- * here, before anything runs.
+ * here, before anything runs. The process's heap stops growing far past what it holds
+ * (`process-memory.ts`).
  */
 export function createServices(
   env: NodeJS.ProcessEnv = process.env,
   options: { secrets?: SecretStore; source?: string; resolveProxy?: ProxyResolver } = {},
 ): CoreServices {
+  boundHeapGrowth();
   configureNetwork(options.resolveProxy ?? envProxyResolver(env));
   const dir = dataDir(env);
   const secrets = options.secrets ?? new KeychainSecretStore(env.COURIER_KEYCHAIN_SERVICE);

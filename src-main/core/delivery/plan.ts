@@ -69,16 +69,20 @@ export interface PlannedTrack {
   cleared?: string[];
 }
 
-/** A planned track from its reviewed draft: its body, findings, album and removed fields. */
+/**
+ * A planned track from its reviewed draft: its body (`draftToTrack`, unless the review made it
+ * already), findings, album and removed fields.
+ */
 export function plannedTrack(
   path: string,
   draft: DraftTrack,
   findings: Finding[],
   cleared: string[] = [],
+  body: TrackBody = draftToTrack(draft),
 ): PlannedTrack {
   return {
     path,
-    track: draftToTrack(draft),
+    track: body,
     findings,
     album: albumOf(draft),
     ...(cleared.length > 0 ? { cleared } : {}),

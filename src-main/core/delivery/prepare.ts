@@ -139,7 +139,7 @@ export async function prepareDelivery(args: {
       .filter((e) => e.track || e.findings.some((f) => f.level === 'error'))
       .map((e) =>
         e.draft
-          ? plannedTrack(e.file, e.draft, e.findings)
+          ? plannedTrack(e.file, e.draft, e.findings, [], e.track ?? undefined)
           : { path: e.file, track: e.track, findings: e.findings },
       );
   }
