@@ -19,7 +19,6 @@ import { CatalogLedger } from '../ledger/catalog-ledger.js';
 import { albumOf } from '../model/albums.js';
 import type { CsvEncoding } from '../model/csv-text.js';
 import { applyFileNameMapping, type FileNameMapping } from '../model/filename-mapping.js';
-import type { FileReadResult } from '../model/read-result.js';
 import type { DraftTrack } from '../model/track.js';
 import type { Profile } from '../profiles/profile.js';
 import type { CoreServices } from '../services.js';
@@ -58,7 +57,7 @@ import {
   libraryInput,
   unusableReason,
 } from './library-input.js';
-import { applyMasterChecks, checkMasters, readMasters } from './masters-check.js';
+import { applyMasterChecks, checkMasters, type MasterRead, readMasters } from './masters-check.js';
 import { PauseGate } from './pause-gate.js';
 import {
   type DeliveryPlan,
@@ -590,7 +589,7 @@ export class DeliveryService {
     let leftOut: LeftOutTrack[] = [];
     let leftOutLine: string | undefined;
     let localPaths: Set<string>;
-    let reads: Map<string, FileReadResult>;
+    let reads: Map<string, MasterRead>;
     let accepted: Set<string>;
     if (source.kind === 'folder') {
       const prepared = await prepareDelivery({
@@ -602,7 +601,7 @@ export class DeliveryService {
         reads: { dataDir: this.services.dataDir, keep: keepReads },
         signal,
       });
-      input = { dir: source.dir, files: prepared.files };
+            input = { dir: source.dir, files: prepared.files };
       tracks = prepared.tracks;
       findings = prepared.findings;
       localPaths = new Set(prepared.files.map((f) => f.localPath));
@@ -665,7 +664,7 @@ export class DeliveryService {
       tracks,
       findings,
     );
-    // What reading each file gave is needed no further: a plan of 100,000 files holds the rest.
+        // What reading each file gave is needed no further: a plan of 100,000 files holds the rest.
     reads.clear();
     tracks = checked.tracks;
     findings = checked.findings;

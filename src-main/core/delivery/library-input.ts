@@ -7,11 +7,11 @@ import { basename, dirname, join } from 'node:path';
 
 import { albumFindings } from '../model/album-review.js';
 import { albumOf } from '../model/albums.js';
-import type { FileReadResult } from '../model/read-result.js';
 import type { DraftTrack } from '../model/track.js';
 import { showControls } from '../model/user-text.js';
 import { validateLibrary } from '../model/validate.js';
 import type { LeftOutTrack } from './catalog-changes.js';
+import type { MasterRead } from './masters-check.js';
 import { type LocalFile, type PlanFinding, type PlannedTrack, plannedTrack } from './plan.js';
 
 /** One granted file of the library, with its reviewed draft (json mode). */
@@ -114,9 +114,9 @@ export const GONE_REASON = 'is gone or changed since it was added (add it again 
  * Why a file of the library can't be delivered, from main's own read of it, or undefined when it
  * can: an empty file, or one that isn't audio Courier reads.
  */
-export function unusableReason(size: number, read: FileReadResult | undefined): string | undefined {
+export function unusableReason(size: number, read: MasterRead | undefined): string | undefined {
   if (size === 0) return 'is empty (0 bytes)';
-  if (!read || read.draft) return undefined;
+  if (!read || read.readAsAudio) return undefined;
   const why = read.findings.find((f) => f.level === 'error') ?? read.findings[0];
   return why ? `can't be delivered: ${why.message}` : "can't be read as audio";
 }

@@ -14,6 +14,26 @@ import { scanFiles } from '../tags/scan-folder.js';
 import type { DeliveryMode } from './delivery-record.js';
 import type { LocalFile, PlanFinding, PlannedTrack } from './plan.js';
 
+/**
+ * What the check keeps of a file's read: whether it was read as audio, what reading found and
+ * the audio's properties. Not its draft: a plan holds its tracks already, and a draft kept for
+ * each of 100,000 files until the check held every tag value twice over.
+ */
+export interface MasterRead {
+  readAsAudio: boolean;
+  findings: Finding[];
+  audio?: AudioProperties;
+}
+
+/** The part of a read the masters check keeps. */
+export function masterRead(read: FileReadResult): MasterRead {
+  return {
+    readAsAudio: read.draft !== null,
+    findings: read.findings,
+    ...(read.audio ? { audio: read.audio } : {}),
+  };
+}
+
 /** What the check says about one file. */
 export interface MasterCheck {
   audio?: AudioProperties;
@@ -23,7 +43,7 @@ export interface MasterCheck {
 /** The check of each file (by path), from what reading it gave. */
 export function checkMasters(args: {
   files: readonly LocalFile[];
-  reads: ReadonlyMap<string, FileReadResult>;
+  reads: ReadonlyMap<string, MasterRead>;
   /** Paths of masters the label accepts cut short. */
   accepted: ReadonlySet<string>;
   rules: DeliveryRules;
@@ -35,7 +55,7 @@ export function checkMasters(args: {
     // An empty file is the plan's own error (`planDelivery`).
     if (!read || file.size === 0) continue;
     const findings: Finding[] = [];
-    if (!read.draft && args.mode !== 'json') {
+    if (!read.readAsAudio && args.mode !== 'json') {
       const why = read.findings.find((f) => f.level === 'error')?.message ?? 'unreadable';
       findings.push({ level: 'warning', message: `not recognised as audio: ${why}` });
     } else if (args.mode !== 'json') {
@@ -58,7 +78,7 @@ export async function readMasters(
   /** Where reads are kept; without it every file is read. */
   reads: { dataDir: string; keep: boolean } | undefined,
   signal?: AbortSignal,
-): Promise<Map<string, FileReadResult>> {
+): Promise<Map<string, MasterRead>> {
   const options = signal ? { signal } : {};
   const listed = files.map((f) => ({ ...f, mtimeMs: f.mtimeMs ?? -1 }));
   const results = reads
@@ -68,9 +88,9 @@ export async function readMasters(
         listed.map((f) => f.localPath),
         options,
       );
-  const byPath = new Map<string, FileReadResult>();
+  const byPath = new Map<string, MasterRead>();
   results.forEach((result, i) => {
-    if (result) byPath.set(files[i]!.path, result);
+    if (result) byPath.set(files[i]!.path, masterRead(result));
   });
   return byPath;
 }

@@ -22,13 +22,13 @@ import {
   urlRowDraft,
 } from '../model/metadata-csv.js';
 import { isWorkbookName, sheetTable } from '../model/metadata-sheet.js';
-import { type FileReadResult, finishScanReview } from '../model/read-result.js';
+import { finishScanReview } from '../model/read-result.js';
 import type { DraftTrack } from '../model/track.js';
 import { validateLibrary } from '../model/validate.js';
 import { scanFolderKeepingReads } from '../tags/read-cache.js';
 import { scanFolder } from '../tags/scan-folder.js';
 import type { DeliveryMode } from './delivery-record.js';
-import { readMasters } from './masters-check.js';
+import { type MasterRead, masterRead, readMasters } from './masters-check.js';
 import { type LocalFile, type PlanFinding, type PlannedTrack, plannedTrack } from './plan.js';
 
 /** The files a delivery of `dir` holds (`listLocalFiles`), and a finding for those it leaves out. */
@@ -63,7 +63,7 @@ export interface PreparedInput {
   tracks?: PlannedTrack[];
   findings: PlanFinding[];
   /** What reading each file gave, by path (for the masters check, in every mode). */
-  reads: Map<string, FileReadResult>;
+  reads: Map<string, MasterRead>;
 }
 
 /**
@@ -112,7 +112,7 @@ export async function prepareDelivery(args: {
   if (args.mode !== 'json') {
     // Tags are not used, but every master is checked.
     const reads = args.download
-      ? new Map<string, FileReadResult>()
+      ? new Map<string, MasterRead>()
       : await readMasters(args.dir, files, args.reads, args.signal);
     return { files, findings, reads };
   }
@@ -126,13 +126,13 @@ export async function prepareDelivery(args: {
     ? (drafts: DraftTrack[]) => (merged = mergeCsv(drafts, csv.table, csv.mapping)).drafts
     : undefined;
   let tracks: PlannedTrack[] = [];
-  const reads = new Map<string, FileReadResult>();
+  const reads = new Map<string, MasterRead>();
   if (!args.download) {
     const options = { signal: args.signal };
     const read = args.reads
       ? await scanFolderKeepingReads(args.dir, args.reads, options)
       : await scanFolder(args.dir, options);
-    for (const r of read) reads.set(r.file, r);
+    for (const r of read) reads.set(r.file, masterRead(r));
     const review = finishScanReview(read, undefined, mergeCsvInto);
     findings.push(...albumFindings(review.albums));
     tracks = review.entries

@@ -5,6 +5,7 @@ import {
   libraryInput,
   unusableReason,
 } from '../../../src-main/core/delivery/library-input.js';
+import { masterRead } from '../../../src-main/core/delivery/masters-check.js';
 
 const manual = { kind: 'manual' as const };
 
@@ -138,14 +139,17 @@ describe('unusableReason()', () => {
   it('says an empty file is empty, and an unread one why', () => {
     expect(unusableReason(0, undefined)).toBe('is empty (0 bytes)');
     expect(
-      unusableReason(10, {
-        file: 'a.mp3',
-        draft: null,
-        findings: [{ level: 'error', message: 'no audio found in the file' }],
-      }),
+      unusableReason(
+        10,
+        masterRead({
+          file: 'a.mp3',
+          draft: null,
+          findings: [{ level: 'error', message: 'no audio found in the file' }],
+        }),
+      ),
     ).toBe("can't be delivered: no audio found in the file");
     expect(
-      unusableReason(10, { file: 'a.mp3', draft: { file: 'a.mp3' }, findings: [] }),
+      unusableReason(10, masterRead({ file: 'a.mp3', draft: { file: 'a.mp3' }, findings: [] })),
     ).toBeUndefined();
   });
 });
