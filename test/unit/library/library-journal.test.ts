@@ -68,6 +68,24 @@ describe('the library journal', () => {
     expect(await titles(dir)).toEqual(['a:One', 'b:Deux', 'c:Three']);
   });
 
+  it("keeps an edited row's saved file when, after a restart, the edit came before its check", async () => {
+    const path = join(dir, 'b.flac');
+    await writeFile(path, 'audio');
+    const grants = new FileGrants();
+    const b = row((await grants.grant(path)).id, 'Two');
+    await saveLibrarySession(dir, grants, { version: 1, rows: [row('a', 'One'), b], ignored: [] });
+    // A new process, its file not granted again yet: the edit's line names no file for it.
+    await patchLibrarySession(dir, new FileGrants(), {
+      rows: [{ ...b, draft: { ...b.draft, title: { value: 'Deux', source: { kind: 'manual' } } } }],
+      removed: [],
+    });
+    expect(await readFile(journalPath(dir), 'utf8')).toContain('"files":[]');
+    const loaded = await loadLibrarySession(dir, new FileGrants());
+    expect(loaded.session?.rows.map((r) => r.draft.title?.value)).toEqual(['One', 'Deux']);
+    // Its file, from the base's line, is found again; the row never saved with one is missing.
+    expect(loaded.missing).toEqual(['a']);
+  });
+
   it('takes rows out, puts them back in their place and keeps the ignored files', async () => {
     const grants = new FileGrants();
     await patchLibrarySession(dir, grants, {
