@@ -39,9 +39,22 @@ function stamp() {
  * into dist/cli, which the installed command (bin/courier.mjs) runs.
  */
 export async function buildCli(outDir, { sourcemap = true } = {}) {
+  await bundleWithWorkers(outDir, join(root, 'src-main/cli.ts'), { sourcemap });
+}
+
+/**
+ * Bundles `entry` (a script of Node's) as the CLI ships, into `outDir`: split, with the scan's
+ * worker threads beside it (core/tags/worker-lanes.ts loads each from beside the bundle) and
+ * music-metadata patched. The benchmarks measure their delivering processes built so, not run
+ * through tsx. `outDir` must lie inside the checkout: dependencies left out of the bundle (the
+ * keychain's native module, s3rver) are found in its node_modules.
+ */
+export async function bundleWithWorkers(outDir, entry, { sourcemap = true } = {}) {
   const { build } = await import('esbuild');
   const { esbuildMusicMetadataPatches } = await import('./music-metadata-patches.mjs');
-  const common = {
+  // One build of the entry and its worker threads, split: each command's module is a chunk
+  // loaded when it runs, and code the entries share is one chunk, all in one folder.
+  await build({
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -55,15 +68,12 @@ export async function buildCli(outDir, { sourcemap = true } = {}) {
     banner: {
       js: "import { createRequire as __courierRequire } from 'node:module'; const require = __courierRequire(import.meta.url);",
     },
-  };
-  // One build of the CLI and its worker threads (core/tags/worker-lanes.ts loads each from
-  // beside the bundle), split: each command's module is a chunk loaded when it runs, and code
-  // the entries share is one chunk, all in one folder.
-  await build({
-    ...common,
-    entryPoints: ['cli', 'core/tags/scan-worker', 'core/tags/duplicates-worker'].map((name) =>
-      join(root, `src-main/${name}.ts`),
-    ),
+    entryPoints: [
+      entry,
+      ...['core/tags/scan-worker', 'core/tags/duplicates-worker'].map((name) =>
+        join(root, `src-main/${name}.ts`),
+      ),
+    ],
     splitting: true,
     outdir: outDir,
     entryNames: '[name]',

@@ -21,7 +21,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -269,13 +269,34 @@ function memoryTrace(role: string) {
   };
 }
 
-/** Starts this file as a child; resolves each JSON line it prints to `onLine`. */
+/**
+ * This file bundled as the CLI ships (`bundleWithWorkers`), in a folder of the checkout's
+ * node_modules/.cache (the keychain's native module is found from there): the delivering
+ * processes are measured as `courier deliver` runs, not as tsx runs TypeScript, which holds some
+ * 50 MiB more and reads tags without the CLI's music-metadata patches.
+ */
+async function bundleChild(): Promise<{ script: string; remove: () => Promise<void> }> {
+  const cache = fileURLToPath(new URL('../../node_modules/.cache/', import.meta.url));
+  await mkdir(cache, { recursive: true });
+  const dir = await mkdtemp(join(cache, 'delivery-scale-'));
+  // Loaded at run time, so that the bundle does not hold courier.mjs (whose entry would run).
+  const courier = new URL('../courier.mjs', import.meta.url).href;
+  const { bundleWithWorkers } = (await import(courier)) as typeof import('../courier.mjs');
+  await bundleWithWorkers(dir, SELF, { sourcemap: false });
+  return {
+    script: join(dir, 'delivery-scale.js'),
+    remove: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Starts the bundled `script` as a child; resolves each JSON line it prints to `onLine`. */
 function startChild(
+  script: string,
   args: string[],
   env: NodeJS.ProcessEnv,
   onLine: (line: ChildLine, proc: ChildProcess) => void,
 ): Promise<number | null> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', SELF, ...args], {
+  const proc = spawn(process.execPath, [script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -467,20 +488,26 @@ export async function measureDeliveryScale(
   });
   const env = { COURIER_BENCH: JSON.stringify(sandbox.info) };
   const home = join(work, 'home');
+  const child = await bundleChild();
   try {
     const started = performance.now();
     log('delivery-scale: delivering; SIGKILL at half the requests…');
     let half: ChildLine | undefined;
-    await startChild(['--scale-child', 'first', dir, home], env, (line, proc) => {
+    await startChild(child.script, ['--scale-child', 'first', dir, home], env, (line, proc) => {
       half = line;
       proc.kill('SIGKILL');
     });
     if (!half) throw new Error('the first delivering process ended before half its requests');
     log('delivery-scale: resuming…');
     let final: ChildLine | undefined;
-    const code = await startChild(['--scale-child', 'resume', dir, home], env, (line) => {
-      final = line;
-    });
+    const code = await startChild(
+      child.script,
+      ['--scale-child', 'resume', dir, home],
+      env,
+      (line) => {
+        final = line;
+      },
+    );
     if (!final) throw new Error(`the resuming process exited ${code} without a report`);
     const logged = await sandboxRequests(sandbox.info);
     const planned = final.requestsPlanned ?? Math.ceil(tracks / 25);
@@ -513,6 +540,7 @@ export async function measureDeliveryScale(
   } finally {
     await sandbox.close();
     await rm(work, { recursive: true, force: true });
+    await child.remove();
   }
 }
 

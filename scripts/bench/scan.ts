@@ -20,14 +20,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-import { build } from 'esbuild';
-
 import {
   copyTemplate,
   missingFixtureTools,
   type TagJob,
   writeTags,
 } from '../../test/support/audio-fixtures.js';
+import { bundleWithWorkers } from '../courier.mjs';
 import { type CatalogMix, generateTaggedCatalog } from './tagged-catalog.js';
 
 const run = promisify(execFile);
@@ -102,31 +101,11 @@ async function filesOf(dir: string): Promise<{ count: number; bytes: number }> {
   return { count: entries.length, bytes: sizes.reduce((a, b) => a + b, 0) };
 }
 
-/** Bundles the duplicate check beside its worker thread, as scripts/courier.mjs bundles the CLI. */
+/** Bundles the duplicate check beside its worker thread, as the CLI is bundled. */
 async function buildDuplicateCheck(dir: string): Promise<string> {
-  const common = {
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'warning',
-    banner: {
-      js: "import { createRequire as __courierRequire } from 'node:module'; const require = __courierRequire(import.meta.url);",
-    },
-  } as const;
-  await Promise.all([
-    build({
-      ...common,
-      entryPoints: [join(repo, 'scripts/bench/duplicate-check.ts')],
-      outfile: join(dir, 'duplicate-check.js'),
-    }),
-    build({
-      ...common,
-      entryPoints: [join(repo, 'src-main/core/tags/duplicates-worker.ts')],
-      outfile: join(dir, 'duplicates-worker.js'),
-    }),
-  ]);
-  await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
+  await bundleWithWorkers(dir, join(repo, 'scripts/bench/duplicate-check.ts'), {
+    sourcemap: false,
+  });
   return join(dir, 'duplicate-check.js');
 }
 
