@@ -21,6 +21,11 @@ export class BufferPool {
     return Buffer.from(backing, 0, length);
   }
 
+  /** Lets the idle buffers go (the transfers are over): the pool holds nothing until the next `take`. */
+  clear(): void {
+    this.idle = [];
+  }
+
   /** Returns a buffer's ArrayBuffer to the pool (ignored when full or of another capacity). */
   give(buffer: Buffer): void {
     const backing = buffer.buffer;

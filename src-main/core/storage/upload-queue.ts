@@ -203,6 +203,10 @@ export class UploadQueue {
       );
     } finally {
       progress.flush();
+      // A delivery keeps its queue through its requests (to pause it, to show it): not the
+      // buffers of its transfers, some 32 MiB of them.
+      ctx.buffers.clear();
+      ctx.smallBuffers.clear();
       await hashes.close();
       if (!this.init.client) client.destroy();
     }
