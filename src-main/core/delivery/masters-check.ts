@@ -36,11 +36,13 @@ export function masterRead(read: FileReadResult): MasterRead {
 
 /** What the check says about one file. */
 export interface MasterCheck {
-  audio?: AudioProperties;
   findings: Finding[];
 }
 
-/** The check of each file (by path), from what reading it gave. */
+/**
+ * The check of each file (by path) that it has something to say about, from what reading it
+ * gave: a master that passes, and was not cut short, has no entry (most of a catalog).
+ */
 export function checkMasters(args: {
   files: readonly LocalFile[];
   reads: ReadonlyMap<string, MasterRead>;
@@ -66,7 +68,8 @@ export function checkMasters(args: {
     const cutShort = read.findings.filter((f) => f.code === cutShortCode);
     findings.push(...withAcceptance(cutShort, args.accepted.has(file.path)));
     findings.push(...checkRules(read.audio, args.rules));
-    checks.set(file.path, { ...(read.audio ? { audio: read.audio } : {}), findings });
+    // A cut the label accepted is still the check's to say: the track's own finding goes.
+    if (findings.length > 0 || cutShort.length > 0) checks.set(file.path, { findings });
   }
   return checks;
 }
