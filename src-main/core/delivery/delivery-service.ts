@@ -601,7 +601,7 @@ export class DeliveryService {
         reads: { dataDir: this.services.dataDir, keep: keepReads },
         signal,
       });
-            input = { dir: source.dir, files: prepared.files };
+      input = { dir: source.dir, files: prepared.files };
       tracks = prepared.tracks;
       findings = prepared.findings;
       localPaths = new Set(prepared.files.map((f) => f.localPath));
@@ -664,7 +664,7 @@ export class DeliveryService {
       tracks,
       findings,
     );
-        // What reading each file gave is needed no further: a plan of 100,000 files holds the rest.
+    // What reading each file gave is needed no further: a plan of 100,000 files holds the rest.
     reads.clear();
     tracks = checked.tracks;
     findings = checked.findings;
