@@ -70,7 +70,8 @@ export async function benchServices(home: string, info: SandboxInfo): Promise<Co
       COURIER_CLIENT_SECRET: info.client_secret,
       COURIER_SECRET_ACCESS_KEY: info.bucket.secret_access_key,
     },
-    { secrets: new MemorySecretStore() },
+    // The delivering process as `courier deliver` runs it.
+    { secrets: new MemorySecretStore(), process: 'batch' },
   );
   await services.profiles.save({
     name: BENCH_PROFILE,

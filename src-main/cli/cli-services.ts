@@ -5,7 +5,7 @@ import type { CliIO } from './command.js';
 
 /** The core services of one CLI run, with the first-run Sandbox profile in place. */
 export async function cliServices(io: CliIO, command: string): Promise<CoreServices> {
-  const services = createServices(io.env, { source: `cli ${command}` });
+  const services = createServices(io.env, { source: `cli ${command}`, process: 'batch' });
   await ensureSandboxProfile(services.profiles, services.dataDir);
   return services;
 }

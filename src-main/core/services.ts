@@ -5,7 +5,7 @@ import { Logger } from './log.js';
 import { envProxyResolver, type ProxyResolver } from './network/proxy.js';
 import { configureNetwork } from './network/routes.js';
 import { type NetworkTimeouts, timeoutsFromEnv } from './network/timeouts.js';
-import { boundHeapGrowth } from './process-memory.js';
+import { boundHeapGrowth, type ProcessKind } from './process-memory.js';
 import { ProfileStore } from './profiles/profile-store.js';
 import { KeychainSecretStore } from './secrets/keychain-store.js';
 import type { SecretStore } from './secrets/secret-store.js';
@@ -27,14 +27,20 @@ export interface CoreServices {
  * `COURIER_KEYCHAIN_SERVICE` names the keychain service (tests use their own). Every request
  * of the process takes the route `resolveProxy` gives (the app passes the OS's answer); without
  * one, `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` decide, and a malformed one is a usage error
- * here, before anything runs. The process's heap stops growing far past what it holds
- * (`process-memory.ts`).
+ * here, before anything runs. The process's heap stops growing far past what it holds, how
+ * far depending on the kind of process (`process-memory.ts`).
  */
 export function createServices(
   env: NodeJS.ProcessEnv = process.env,
-  options: { secrets?: SecretStore; source?: string; resolveProxy?: ProxyResolver } = {},
+  options: {
+    secrets?: SecretStore;
+    source?: string;
+    resolveProxy?: ProxyResolver;
+    /** The CLI's commands run as a batch; the app and the browser host answer a window. */
+    process?: ProcessKind;
+  } = {},
 ): CoreServices {
-  boundHeapGrowth();
+  boundHeapGrowth(options.process ?? 'interactive');
   configureNetwork(options.resolveProxy ?? envProxyResolver(env));
   const dir = dataDir(env);
   const secrets = options.secrets ?? new KeychainSecretStore(env.COURIER_KEYCHAIN_SERVICE);
