@@ -3,17 +3,21 @@ import { tick } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import {
+  FILES_SHOWN,
+  listedFiles,
+  type TransferFile,
+} from '../../src-main/core/delivery/transfer-snapshot.js';
+import {
   type EventName,
   type EventPayloads,
   ok,
   type RequestOf,
-  type TransferProgress,
 } from '../../src-main/ipc/contract.js';
 import { fakeDoor } from '../../test/fakes/courier-door.js';
 import { TransfersState } from '../state/transfers-state.svelte.js';
 import TransfersView from './TransfersView.svelte';
 
-const file = (n: number, state: TransferProgress['files'][number]['state'] = 'queued') => ({
+const file = (n: number, state: TransferFile['state'] = 'queued'): TransferFile => ({
   key: `delivery/audio/d/${n}.mp3`,
   path: `${n}.mp3`,
   size: 100,
@@ -38,6 +42,12 @@ const totals = {
   totalBytes: 300,
   bytesPerSecond: 0,
   etaSeconds: null,
+};
+
+/** The files of a progress event as main lists them, with their counts. */
+const listed = (files: TransferFile[]) => {
+  const { files: shown, counts } = listedFiles(files);
+  return { files: shown, fileCounts: counts };
 };
 
 /** Transfers over a fake door: the test pushes main's events and reads the requests made. */
@@ -69,23 +79,32 @@ function setup() {
 describe('Transfers', () => {
   afterEach(() => cleanup());
 
-  it('merges progress that carries only the changed files, then retries failed files', async () => {
+  it('merges progress, keeping the files when an event does not list them, then retries failed files', async () => {
     const { push, retries } = setup();
     await push('delivery:progress', {
       ...totals,
       complete: true,
-      files: [file(1), file(2), file(3)],
+      ...listed([file(1), file(2), file(3)]),
       batches: [{ index: 0, state: 'pending', tracks: 3 }],
     });
     const transfer = within(screen.getByTestId('transfer'));
     expect(transfer.getByTestId('transfer-catalog').textContent).toContain('Back Catalog (cat-42)');
 
-    // Only file 2 changed: the others keep what they had.
     await push('delivery:progress', {
       ...totals,
       confirmedBytes: 100,
       complete: false,
-      files: [file(2, 'done')],
+      ...listed([file(1), file(2, 'done'), file(3)]),
+      batches: [],
+    });
+    // Only the figures changed: the files stay as listed.
+    const { fileCounts } = listed([file(1), file(2, 'done'), file(3)]);
+    await push('delivery:progress', {
+      ...totals,
+      confirmedBytes: 100,
+      bytesPerSecond: 50,
+      complete: false,
+      fileCounts,
       batches: [],
     });
     const states = () =>
@@ -109,10 +128,11 @@ describe('Transfers', () => {
       running: false,
       complete: false,
       error: '2 file(s) could not be uploaded',
-      files: [
+      ...listed([
         { ...file(1, 'failed'), error: 'AccessDenied' },
+        file(2, 'done'),
         { ...file(3, 'failed'), error: 'ENOENT' },
-      ],
+      ]),
       batches: [],
     });
     await push('delivery:state', {
@@ -125,6 +145,8 @@ describe('Transfers', () => {
     expect(states()[0]).toContain('1.mp3');
     expect(states()[0]).toContain('AccessDenied');
     expect(states()[1]).toContain('ENOENT');
+    expect(states()[2]).toContain('2.mp3 100 B done');
+    expect(transfer.getByTestId('transfer-files').textContent).toBe('3 file(s), 2 failed (1 done)');
     expect(transfer.queryByRole('button', { name: 'Pause' })).toBeNull();
 
     await fireEvent.click(transfer.getByRole('button', { name: 'Retry 3.mp3' }));
@@ -136,7 +158,7 @@ describe('Transfers', () => {
   it('shows estimating… then an ETA, pausing… with the parts finishing then paused, and files done once confirmed', async () => {
     const { push, pauses } = setup();
     const MiB = 1024 * 1024;
-    const big = (n: number, state: TransferProgress['files'][number]['state'], confirmed = 0) => ({
+    const big = (n: number, state: TransferFile['state'], confirmed = 0) => ({
       ...file(n, state),
       size: 8 * MiB,
       confirmedBytes: confirmed,
@@ -145,7 +167,7 @@ describe('Transfers', () => {
       ...totals,
       totalBytes: 24 * MiB,
       complete: true,
-      files: [big(1, 'uploading'), big(2, 'uploading'), big(3, 'queued')],
+      ...listed([big(1, 'uploading'), big(2, 'uploading'), big(3, 'queued')]),
       batches: [{ index: 0, state: 'pending', tracks: 3 }],
     });
     const transfer = within(screen.getByTestId('transfer'));
@@ -161,7 +183,7 @@ describe('Transfers', () => {
       bytesPerSecond: MiB,
       etaSeconds: 16,
       complete: false,
-      files: [big(1, 'done', 8 * MiB)],
+      ...listed([big(1, 'done', 8 * MiB), big(2, 'uploading'), big(3, 'queued')]),
       batches: [],
     });
     expect(eta()).toBe('1.0 MiB/s · ETA 16 s');
@@ -185,7 +207,7 @@ describe('Transfers', () => {
       totalBytes: 24 * MiB,
       confirmedBytes: 16 * MiB,
       complete: false,
-      files: [big(2, 'verifying', 8 * MiB)],
+      ...listed([big(1, 'done', 8 * MiB), big(2, 'verifying', 8 * MiB), big(3, 'queued')]),
       batches: [],
     });
     const row = (n: number) =>
@@ -199,12 +221,37 @@ describe('Transfers', () => {
       totalBytes: 24 * MiB,
       confirmedBytes: 16 * MiB,
       complete: false,
-      files: [big(2, 'done', 8 * MiB)],
+      ...listed([big(1, 'done', 8 * MiB), big(2, 'done', 8 * MiB), big(3, 'queued')]),
       batches: [],
     });
     expect(row(1)).toContain('done');
     expect(row(2)).toContain('done');
     expect(row(3)).toContain('queued');
     expect(badge()).toBe('uploading');
+  });
+
+  it('lists 500 of a 100,000-file delivery, failed and in flight first, and counts them all', async () => {
+    const { push } = setup();
+    const files = Array.from({ length: 100_000 }, (_, i) =>
+      file(i, i < 40_000 ? 'done' : i < 40_016 ? 'uploading' : 'queued'),
+    );
+    files[70_000] = { ...file(70_000, 'failed'), error: 'ENOENT' };
+    await push('delivery:progress', {
+      ...totals,
+      complete: true,
+      ...listed(files),
+      batches: [{ index: 0, state: 'pending', tracks: 100_000 }],
+    });
+    const transfer = within(screen.getByTestId('transfer'));
+    expect(transfer.getByTestId('transfer-files').textContent).toBe(
+      '100,000 file(s), 1 failed (59,983 queued, 40,000 done, 16 uploading) · listing 500: failed and in flight first, then the next queued',
+    );
+    const rows = transfer.getAllByTestId('transfer-file').map((r) => r.textContent ?? '');
+    expect(rows).toHaveLength(FILES_SHOWN);
+    expect(rows[0]).toContain('70000.mp3');
+    expect(rows[1]).toContain('40000.mp3');
+    expect(rows[16]).toMatch(/^40015\.mp3.*uploading/);
+    expect(rows[17]).toMatch(/^40016\.mp3.*queued/);
+    expect(rows.every((r) => !r.includes(' done'))).toBe(true);
   });
 });

@@ -74,10 +74,11 @@ import { type DeliveryEvent, runDelivery } from './run-delivery.js';
 import {
   applyEvent,
   applyFinal,
-  type Changes,
-  progressOf,
+  ProgressFeed,
   snapshotOf,
+  snapshotView,
   type TransferProgress,
+  type TransferRun,
   type TransferSnapshot,
 } from './transfer-snapshot.js';
 
@@ -209,7 +210,6 @@ export interface DeliveryListeners {
 /** A delivery running in this process. */
 export interface ActiveRun {
   readonly id: string;
-  readonly snapshot: TransferSnapshot;
   /** What the plan found that does not block it (warnings), for the door to show. */
   readonly findings: PlanFinding[];
   /** True when this run continues a record found on disk (stopped, failed or killed before). */
@@ -220,7 +220,7 @@ export interface ActiveRun {
 
 interface RunState extends ActiveRun {
   record: DeliveryRecord;
-  snapshot: TransferSnapshot;
+  snapshot: TransferRun;
   controller: AbortController;
   gate: PauseGate;
   queue?: UploadQueue;
@@ -460,7 +460,7 @@ export class DeliveryService {
 
   /** The runs of this process, as the Transfers view shows them. */
   active(): TransferSnapshot[] {
-    return [...this.#runs.values()].map((r) => structuredClone(r.snapshot));
+    return [...this.#runs.values()].map((r) => snapshotView(r.snapshot));
   }
 
   /** The delivery of this command that ended accepted at or after `since` (ISO time), if any. */
@@ -807,14 +807,12 @@ export class DeliveryService {
     this.#runs.set(record.id, run);
     const { snapshot, controller } = run;
     const byKey = new Map(snapshot.files.map((f) => [f.key, f]));
-    /** What changed since the last progress event; undefined until the first (complete) one. */
-    let changed: Changes | undefined;
+    const feed = new ProgressFeed(snapshot);
     const sendNow = () => {
       if (run.timer) clearTimeout(run.timer);
       run.timer = undefined;
       run.lastSent = Date.now();
-      this.listeners.progress?.(progressOf(snapshot, changed));
-      changed = { files: new Set(), batches: new Set() };
+      this.listeners.progress?.(feed.next());
     };
     const sendProgress = () => {
       if (run.timer || !this.listeners.progress) return;
@@ -824,7 +822,7 @@ export class DeliveryService {
     };
     const onEvent = (event: DeliveryEvent) => {
       this.listeners.event?.(record.id, label, event);
-      applyEvent(snapshot, byKey, record, event, changed);
+      applyEvent(snapshot, byKey, record, event, feed.changed);
       const paused =
         event.type === 'upload' &&
         (event.event.type === 'pausing' ||
@@ -873,7 +871,7 @@ export class DeliveryService {
       }
     })().then(async (final) => {
       options.signal?.removeEventListener('abort', abort);
-      applyFinal(snapshot, byKey, final, changed);
+      applyFinal(snapshot, byKey, final, feed.changed);
       await this.services.log.log(final.state === 'accepted' ? 'info' : 'error', 'delivery run', {
         delivery: final.id,
         state: final.state,

@@ -14,6 +14,19 @@ import type { DeliveryEvent } from './run-delivery.js';
  */
 export type TransferFileState = 'queued' | 'uploading' | 'verifying' | 'done' | 'failed';
 
+/** One file of a running delivery, as Transfers lists it. */
+export interface TransferFile {
+  key: string;
+  path: string;
+  size: number;
+  confirmedBytes: number;
+  state: TransferFileState;
+  error?: string;
+}
+
+/** How many files Transfers lists for one delivery: what a person can read, at any size. */
+export const FILES_SHOWN = 500;
+
 /** A running (or just ended) delivery as the Transfers view shows it. */
 export interface TransferSnapshot {
   id: string;
@@ -34,14 +47,14 @@ export interface TransferSnapshot {
   totalBytes: number;
   bytesPerSecond: number;
   etaSeconds: number | null;
-  files: Array<{
-    key: string;
-    path: string;
-    size: number;
-    confirmedBytes: number;
-    state: TransferFileState;
-    error?: string;
-  }>;
+  /** How many of the delivery's files are in each state (all of them, listed or not). */
+  fileCounts: Record<TransferFileState, number>;
+  /**
+   * The files listed: every file up to `FILES_SHOWN`; past that, failed files first, then those
+   * in flight, then the next queued, then done ones. Failed files come first, the others in the
+   * delivery's order.
+   */
+  files: TransferFile[];
   batches: Array<{
     index: number;
     state: 'pending' | 'sent' | 'accepted' | 'failed';
@@ -51,34 +64,132 @@ export interface TransferSnapshot {
 }
 
 /**
- * One `delivery:progress` event: the overall figures, and only the files and requests that
- * changed since the run's previous event (`complete` when they are all there: a run's first
- * event). The renderer merges it into the snapshot it holds.
+ * One `delivery:progress` event: the overall figures; the files listed when they changed since
+ * the run's previous event; the requests that changed (all of them when `complete`: a run's first
+ * event, which also lists the files). The renderer merges it into the snapshot it holds.
  */
 export interface TransferProgress extends Omit<TransferSnapshot, 'files' | 'batches'> {
   complete: boolean;
-  files: TransferSnapshot['files'];
+  files?: TransferSnapshot['files'];
   batches: TransferSnapshot['batches'];
 }
 
-/** The files and requests that changed since the previous progress event. */
+/**
+ * A run's own picture, which its events update in place: every file (Transfers gets the listed
+ * ones), and the bytes of files whose requests were accepted before the run started (the uploader
+ * counts only its own).
+ */
+export interface TransferRun extends Omit<TransferSnapshot, 'files' | 'fileCounts'> {
+  files: TransferFile[];
+  acceptedBefore: number;
+}
+
+/** What changed since the previous progress event: whether any file did, and which requests. */
 export interface Changes {
-  files: Set<string>;
+  files: boolean;
   batches: Set<number>;
 }
 
-/** One progress event: everything when `changed` is undefined (a run's first), else the changes. */
-export function progressOf(
-  snapshot: TransferSnapshot,
-  changed: Changes | undefined,
-): TransferProgress {
-  const { files, batches, ...totals } = snapshot;
-  return structuredClone({
+const EMPTY_COUNTS: Record<TransferFileState, number> = {
+  queued: 0,
+  uploading: 0,
+  verifying: 0,
+  done: 0,
+  failed: 0,
+};
+
+/** Which files come first when not all are listed: failed, in flight, queued, done. */
+const RANK: Record<TransferFileState, number> = {
+  failed: 0,
+  uploading: 1,
+  verifying: 1,
+  queued: 2,
+  done: 3,
+};
+
+/** The files a run lists and how many are in each state: one pass over them. */
+export function listedFiles(files: readonly TransferFile[]): {
+  files: TransferFile[];
+  counts: Record<TransferFileState, number>;
+} {
+  // The first FILES_SHOWN of each rank, by position: enough to fill the list from any rank.
+  const ranked: number[][] = [[], [], [], []];
+  let queued = 0;
+  let uploading = 0;
+  let verifying = 0;
+  let done = 0;
+  let failed = 0;
+  for (let i = 0; i < files.length; i++) {
+    const state = files[i]!.state;
+    if (state === 'done') done += 1;
+    else if (state === 'queued') queued += 1;
+    else if (state === 'uploading') uploading += 1;
+    else if (state === 'verifying') verifying += 1;
+    else failed += 1;
+    const rank = ranked[RANK[state]]!;
+    if (rank.length < FILES_SHOWN) rank.push(i);
+  }
+  const counts = { queued, uploading, verifying, done, failed };
+  const chosen = ranked.flat().slice(0, FILES_SHOWN);
+  const first = failed > 0 ? chosen.filter((i) => files[i]!.state === 'failed') : [];
+  const others = chosen.filter((i) => files[i]!.state !== 'failed').sort((a, b) => a - b);
+  return { files: [...first, ...others].map((i) => ({ ...files[i]! })), counts };
+}
+
+/** The Transfers view of a run: its figures, the files listed and a copy of its requests. */
+export function snapshotView(run: TransferRun): TransferSnapshot {
+  const { files, batches, acceptedBefore, ...totals } = run;
+  const listed = listedFiles(files);
+  return {
     ...totals,
-    complete: !changed,
-    files: changed ? files.filter((f) => changed.files.has(f.key)) : files,
-    batches: changed ? batches.filter((b) => changed.batches.has(b.index)) : batches,
-  });
+    fileCounts: listed.counts,
+    files: listed.files,
+    batches: batches.map((b) => ({ ...b })),
+  };
+}
+
+/**
+ * The progress events of one run: the first complete, each later one with the requests that
+ * changed, and the files listed only when a file changed and the list with it.
+ */
+export class ProgressFeed {
+  #changed: Changes | undefined;
+  #counts = { ...EMPTY_COUNTS };
+  #listed: TransferFile[] = [];
+  #listedText = '';
+
+  constructor(private readonly run: TransferRun) {}
+
+  /** Where events note what they change; undefined until the first (complete) event is sent. */
+  get changed(): Changes | undefined {
+    return this.#changed;
+  }
+
+  next(): TransferProgress {
+    const { files, batches, acceptedBefore, ...totals } = this.run;
+    const changed = this.#changed;
+    this.#changed = { files: false, batches: new Set() };
+    let listedNow: TransferFile[] | undefined;
+    if (!changed || changed.files) {
+      const listed = listedFiles(files);
+      this.#counts = listed.counts;
+      const text = JSON.stringify(listed.files);
+      if (!changed || text !== this.#listedText) {
+        this.#listed = listed.files;
+        this.#listedText = text;
+        listedNow = this.#listed;
+      }
+    }
+    return {
+      ...totals,
+      fileCounts: { ...this.#counts },
+      complete: !changed,
+      ...(listedNow ? { files: listedNow.map((f) => ({ ...f })) } : {}),
+      batches: (changed ? batches.filter((b) => changed.batches.has(b.index)) : batches).map(
+        (b) => ({ ...b }),
+      ),
+    };
+  }
 }
 
 /**
@@ -90,13 +201,13 @@ export function snapshotOf(
   label: string,
   catalogName: string,
   retried: Set<string>,
-): TransferSnapshot {
+): TransferRun {
   const batchOfKey = new Map<string, number>();
   for (const b of record.batches) for (const k of b.keys) batchOfKey.set(k, b.index);
   const accepted = new Set(
     record.batches.filter((b) => b.state === 'accepted').map((b) => b.index),
   );
-  const files = record.files.map((f): TransferSnapshot['files'][number] => {
+  const files = record.files.map((f): TransferFile => {
     const done = accepted.has(batchOfKey.get(f.key) ?? -1);
     const base = { key: f.key, path: f.path, size: f.size, confirmedBytes: done ? f.size : 0 };
     if (done) return { ...base, state: 'done' };
@@ -105,6 +216,7 @@ export function snapshotOf(
     }
     return { ...base, state: 'queued' };
   });
+  const acceptedBefore = files.reduce((n, f) => n + f.confirmedBytes, 0);
   return {
     id: record.id,
     label,
@@ -118,11 +230,12 @@ export function snapshotOf(
     paused: false,
     finishing: 0,
     running: true,
-    confirmedBytes: files.reduce((n, f) => n + f.confirmedBytes, 0),
+    confirmedBytes: acceptedBefore,
     totalBytes: record.bytes.total,
     bytesPerSecond: 0,
     etaSeconds: null,
     files,
+    acceptedBefore,
     batches: record.batches.map((b) => ({
       index: b.index,
       state: b.state,
@@ -133,8 +246,8 @@ export function snapshotOf(
 
 /** Folds one delivery event into the snapshot, noting in `changed` the files and requests it touched. */
 export function applyEvent(
-  snapshot: TransferSnapshot,
-  byKey: Map<string, TransferSnapshot['files'][number]>,
+  snapshot: TransferRun,
+  byKey: Map<string, TransferFile>,
   record: DeliveryRecord,
   event: DeliveryEvent,
   changed: Changes | undefined,
@@ -157,7 +270,7 @@ export function applyEvent(
         if (!file) continue;
         file.state = 'failed';
         if (event.message) file.error = event.message;
-        changed?.files.add(key);
+        if (changed) changed.files = true;
       }
     }
   } else if (event.type === 'upload') {
@@ -170,37 +283,32 @@ export function applyEvent(
     } else if (u.type === 'progress') {
       // The uploader counts only this run's files; those of requests accepted before it (no
       // request is sent while uploading) count as done.
-      let alreadyDone = 0;
-      for (const batch of record.batches) {
-        if (batch.state !== 'accepted') continue;
-        for (const key of batch.keys) alreadyDone += byKey.get(key)?.size ?? 0;
-      }
-      snapshot.confirmedBytes = alreadyDone + u.confirmedBytes;
+      snapshot.confirmedBytes = snapshot.acceptedBefore + u.confirmedBytes;
       snapshot.bytesPerSecond = u.bytesPerSecond;
       snapshot.etaSeconds = u.etaSeconds;
       for (const [key, figures] of Object.entries(u.files)) {
         const f = byKey.get(key);
         if (f && f.confirmedBytes !== figures.confirmedBytes) {
           f.confirmedBytes = figures.confirmedBytes;
-          changed?.files.add(key);
+          if (changed) changed.files = true;
         }
       }
     } else if (file && u.type === 'file-start') {
       file.state = 'uploading';
       delete file.error;
-      changed?.files.add(file.key);
+      if (changed) changed.files = true;
     } else if (file && u.type === 'file-verifying') {
       file.state = 'verifying';
-      changed?.files.add(file.key);
+      if (changed) changed.files = true;
     } else if (file && (u.type === 'file-done' || u.type === 'file-skipped')) {
       // Both come after the uploader's HeadObject matched the file: it is in the bucket.
       file.state = 'done';
       file.confirmedBytes = file.size;
-      changed?.files.add(file.key);
+      if (changed) changed.files = true;
     } else if (file && u.type === 'file-failed') {
       file.state = 'failed';
       file.error = u.message;
-      changed?.files.add(file.key);
+      if (changed) changed.files = true;
     }
   } else if (event.type === 'finished') {
     snapshot.state = event.state;
@@ -212,8 +320,8 @@ export function applyEvent(
  * files stay failed with their reason, the rest wait.
  */
 export function applyFinal(
-  snapshot: TransferSnapshot,
-  byKey: Map<string, TransferSnapshot['files'][number]>,
+  snapshot: TransferRun,
+  byKey: Map<string, TransferFile>,
   final: DeliveryRecord,
   changed: Changes | undefined,
 ): void {
@@ -246,6 +354,6 @@ export function applyFinal(
       view.state = 'failed';
       if (file.error) view.error = file.error;
     } else if (view.state !== 'failed') view.state = 'queued';
-    if (`${view.state}|${view.error ?? ''}` !== before) changed?.files.add(file.key);
+    if (changed && `${view.state}|${view.error ?? ''}` !== before) changed.files = true;
   }
 }

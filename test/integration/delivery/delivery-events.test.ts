@@ -5,10 +5,11 @@
 import { renameSync } from 'node:fs';
 import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { FILES_SHOWN } from '../../../src-main/core/delivery/transfer-snapshot.js';
 import type { DraftTrack } from '../../../src-main/core/model/track.js';
 import { MemorySecretStore } from '../../../src-main/core/secrets/secret-store.js';
 import { type CoreServices, createServices } from '../../../src-main/core/services.js';
@@ -125,37 +126,50 @@ describe.skipIf(missing.length > 0)('delivery operations and events', () => {
     await rm(home, { recursive: true, force: true });
   });
 
-  it('a 2,000-file delivery sends every file once, then only the files that changed', async () => {
+  it('a 2,000-file delivery lists 500 files, counts them all, and sends the list only when it changed', async () => {
     const input = await library('Big', 2_000);
     const { id } = await call<{ id: string }>('deliveries:start', input);
     expect((await ended(id)).state).toBe('accepted');
 
     const events = progress.filter((p) => p.id === id);
     expect(events[0]!.complete).toBe(true);
-    expect(events[0]!.files).toHaveLength(2_000);
+    expect(events[0]!.files).toHaveLength(FILES_SHOWN);
+    expect(events[0]!.fileCounts.queued + events[0]!.fileCounts.uploading).toBe(2_000);
     expect(events[0]!.catalogName).toBe(catalog.name);
-    // Every later event is partial, and each file or request it carries differs from what the
-    // renderer held: nothing unchanged is sent again.
+    // Every later event is partial: the files listed come only when they differ from what the
+    // renderer held, and each request it carries differs too. No event carries more than 500.
     let view: TransferSnapshot | undefined;
+    let listings = 0;
     for (const [n, event] of events.entries()) {
+      expect(event.files?.length ?? 0).toBeLessThanOrEqual(FILES_SHOWN);
+      const counted = Object.values(event.fileCounts).reduce((a, b) => a + b, 0);
+      expect(counted).toBe(2_000);
       if (n > 0) {
         expect(event.complete).toBe(false);
-        const before = new Map(view!.files.map((f) => [f.key, f]));
-        for (const file of event.files) expect(file).not.toEqual(before.get(file.key));
+        if (event.files) {
+          listings += 1;
+          expect(event.files).not.toEqual(view!.files);
+        }
         for (const batch of event.batches) expect(batch).not.toEqual(view!.batches[batch.index]);
-        expect(new Set(event.files.map((f) => f.key)).size).toBe(event.files.length);
       }
       view = mergeProgress(view, event);
     }
+    expect(listings).toBeLessThan(events.length);
     // Merged, they make the picture main holds: every file done, every request accepted.
+    expect(view!.fileCounts).toEqual({
+      queued: 0,
+      uploading: 0,
+      verifying: 0,
+      done: 2_000,
+      failed: 0,
+    });
     expect(view!.files.every((f) => f.state === 'done' && f.confirmedBytes === f.size)).toBe(true);
+    expect(view!.files.map((f) => f.path)).toEqual(
+      input.files.slice(0, FILES_SHOWN).map((f) => basename(f.relativePath)),
+    );
     expect(view!.batches.map((b) => b.state)).toEqual(Array(80).fill('accepted'));
     const { transfers } = await call<{ transfers: TransferSnapshot[] }>('deliveries:active', {});
     expect(view).toEqual(transfers.find((t) => t.id === id));
-    // All events together carry a few changes per file, not the whole list each time.
-    const carried = events.slice(1).reduce((n, e) => n + e.files.length, 0);
-    expect(carried).toBeLessThan(2_000 * 6);
-    expect(events.slice(1).every((e) => e.files.length < 2_000)).toBe(true);
   }, 900_000);
 
   it('retries one failed file from its record; History names the catalog and shows the retry', async () => {
@@ -180,12 +194,14 @@ describe.skipIf(missing.length > 0)('delivery operations and events', () => {
       const states = new Set(view.files.map((f) => f.state));
       expect([...states].sort()).toEqual(['done', 'failed']);
     }
-    const counts = (files: TransferSnapshot['files']) =>
-      files.reduce<Record<string, number>>(
-        (n, f) => ({ ...n, [f.state]: (n[f.state] ?? 0) + 1 }),
-        {},
-      );
-    expect(counts(view!.files)).toEqual({ done: 29, failed: 1 });
+    expect(view!.fileCounts).toEqual({
+      queued: 0,
+      uploading: 0,
+      verifying: 0,
+      done: 29,
+      failed: 1,
+    });
+    expect(view!.files[0]).toMatchObject({ path: '0028.mp3', state: 'failed' });
     expect(states.filter((s) => s.id === id).every((s) => s.finishing === 0)).toBe(true);
 
     const list = async () =>
