@@ -41,6 +41,8 @@ export async function startFaultProxy(options: {
   loseAnswerOf?: RegExp;
   /** Rewrites the ETag of PUT answers (an S3-compatible store whose ETag isn't the MD5). */
   putEtag?: (etag: string) => string;
+  /** Drops the checksums PUT answers echo (a store that ignores x-amz-checksum-*). */
+  dropPutChecksums?: boolean;
 }): Promise<{
   url: string;
   counts: FaultCounts;
@@ -99,6 +101,11 @@ export async function startFaultProxy(options: {
         const headers = { ...answer.headers };
         if (options.putEtag && req.method === 'PUT' && typeof headers.etag === 'string') {
           headers.etag = options.putEtag(headers.etag);
+        }
+        if (options.dropPutChecksums && req.method === 'PUT') {
+          for (const name of Object.keys(headers)) {
+            if (name.startsWith('x-amz-checksum-')) delete headers[name];
+          }
         }
         res.writeHead(answer.statusCode ?? 502, headers);
         answer.pipe(res);

@@ -147,6 +147,11 @@ function digestFor(algorithm: string): Digest | undefined {
   return undefined;
 }
 
+/** True when the gate checks a body against this algorithm's `x-amz-checksum-*` value. */
+export function checks(algorithm: string): boolean {
+  return digestFor(algorithm) !== undefined;
+}
+
 /** What the object's bytes must hash to, from headers or (for aws-chunked) trailers. */
 export interface IntegrityExpectations {
   /** A hex SHA-256 from x-amz-content-sha256, when the payload is signed. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 
-import { AwsChunkedDecoder, IntegrityCheck, isAwsChunked } from './aws-chunked.js';
+import { AwsChunkedDecoder, checks, IntegrityCheck, isAwsChunked } from './aws-chunked.js';
 import { type Bucket, BucketRequest } from './bucket.js';
 import { keyRefusal, uploadRefusal } from './bucket-policy.js';
 import { type DeleteOutcome, deleteResultXml, parseDeleteRequest } from './delete-objects.js';
@@ -133,7 +133,11 @@ async function handle(
     let refused = false;
     let settled: { done: () => void; promise: Promise<void> } | undefined;
     if (req.method === 'PUT' || req.method === 'POST') {
+      // As S3 does, a stored object's answer echoes the checksums its request declared (and
+      // the gate checked): s3rver knows none of them.
+      for (const [name, value] of body.checksums) res.setHeader(`x-amz-checksum-${name}`, value);
       body.stream.on('error', (error) => {
+        for (const name of body.checksums.keys()) res.removeHeader(`x-amz-checksum-${name}`);
         // Answer first: s3rver then finds the answer sent and keeps its own 500 to itself.
         refused = true;
         let done = () => {};
@@ -300,7 +304,7 @@ async function listObjects(
 function requestBody(
   req: IncomingMessage,
   payloadHash: string,
-): { stream: Readable; length: number | undefined } {
+): { stream: Readable; length: number | undefined; checksums: Map<string, string> } {
   const checksums = new Map<string, string>();
   for (const [name, value] of Object.entries(req.headers)) {
     if (
@@ -312,6 +316,8 @@ function requestBody(
       checksums.set(name.slice('x-amz-checksum-'.length), value);
     }
   }
+  // What the gate checks, and so may echo: not CRC32C or CRC64NVME, which pass unchecked.
+  const echoed = new Map([...checksums].filter(([algorithm]) => checks(algorithm)));
   // S3 refuses a body whose Content-MD5 doesn't match (BadDigest); s3rver alone would store it.
   const contentMd5 = req.headers['content-md5'];
   if (typeof contentMd5 === 'string') checksums.set('md5', contentMd5);
@@ -359,13 +365,15 @@ function requestBody(
     }
     check.on('error', (error) => lengthCheck.destroy(error));
     check.pipe(lengthCheck);
-    return { stream: lengthCheck, length };
+    return { stream: lengthCheck, length, checksums: echoed };
   }
   const sha256Hex = /^[0-9a-f]{64}$/i.test(payloadHash) ? payloadHash : undefined;
-  if (!sha256Hex && checksums.size === 0) return { stream: req, length: declared };
+  if (!sha256Hex && checksums.size === 0) {
+    return { stream: req, length: declared, checksums: echoed };
+  }
   const check = new IntegrityCheck({ sha256Hex, checksums });
   req.on('error', (error) => check.destroy(error));
-  return { stream: req.pipe(check), length: declared };
+  return { stream: req.pipe(check), length: declared, checksums: echoed };
 }
 
 async function readAll(stream: Readable, max: number): Promise<Buffer> {

@@ -3,6 +3,7 @@ import { setMaxListeners } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { crc32 } from 'node:zlib';
 
 import {
   AbortMultipartUploadCommand,
@@ -231,10 +232,10 @@ async function uploadOnce(
     etag = put.etag;
     ctx.progress.confirm(key, size, 1);
     ctx.emit({ type: 'file-verifying', key });
-    // The bucket checked the Content-MD5 we sent and answered with that MD5 as the object's
-    // ETag: it holds these bytes, and a HeadObject would say nothing more. An ETag that isn't
-    // the MD5 (SSE-KMS, some S3-compatible stores) is confirmed with HeadObject.
-    if (etag !== put.md5) await verifyObject(ctx, key, size);
+    // The bucket answered with the MD5 or CRC32 of these bytes: it holds them, and a HeadObject
+    // would say nothing more. Any other answer (SSE-KMS ETags, stores that ignore checksums) is
+    // confirmed with HeadObject.
+    if (!put.confirmed) await verifyObject(ctx, key, size);
   } else {
     etag = await uploadMultipart(ctx, key, localPath, size, mtimeMs, partSize, journal, writerFor);
     await verifyObject(ctx, key, size);
@@ -298,6 +299,12 @@ async function alreadyInBucket(
   return candidates.includes(remote);
 }
 
+/** A whole file's PUT: the object's ETag, and whether the answer shows the bucket holds these bytes. */
+interface PutResult {
+  etag: string;
+  confirmed: boolean;
+}
+
 /** Files up to this size go in one PUT from memory, read once (`putFromMemory`). */
 export const MEMORY_PUT_MAX = 4 * MiB;
 
@@ -315,7 +322,7 @@ async function putWhole(
   size: number,
   mtimeMs: number,
   planned: FileFingerprint | undefined,
-): Promise<{ etag: string; md5: string }> {
+): Promise<PutResult> {
   // A bandwidth limit paces what is read from a stream (`paced`): with one, small files stream too.
   if (size > 0 && size <= MEMORY_PUT_MAX && !ctx.limiter) {
     return putFromMemory(ctx, key, localPath, size, mtimeMs, planned);
@@ -368,14 +375,22 @@ async function putWhole(
     }),
   );
   ctx.emit({ type: 'part-done', key, partNumber: 1, bytes: size });
-  return { etag: etagOf(response.ETag), md5: digest.toString('hex') };
+  const etag = etagOf(response.ETag);
+  return { etag, confirmed: etag === digest.toString('hex') };
 }
 
 /**
  * One PUT of a small file from memory: one open and read (no stream, no second read by the
- * hashing thread), the MD5 taken from the same bytes, and every attempt sends those bytes. Per
- * file, that is what a folder of many small masters spends most on. The file must be as it was
- * stat'ed once read: what is sent is then the file.
+ * hashing thread), and every attempt sends those bytes. Per file, that is what a folder of many
+ * small masters spends most on, so the bytes are not hashed here unless they must be:
+ * - A file its delivery planned was hashed then, and its size and date say it is unchanged: its
+ *   planned MD5 goes as Content-MD5, which the bucket checks, and comes back as the ETag (the MD5
+ *   the bucket took of what it received). Only when it does not (a bucket whose ETags are not
+ *   MD5s, a file rewritten with the same size and date) are the bytes hashed, to tell which.
+ * - Any other file goes with its CRC32 (`x-amz-checksum-crc32`, a hundredth of an MD5's cost),
+ *   which the bucket checks and echoes; a bucket that does not echo it gets the MD5 compared
+ *   with its ETag instead.
+ * The file must be as it was stat'ed once read: what is sent is then the file.
  */
 async function putFromMemory(
   ctx: UploadContext,
@@ -384,7 +399,7 @@ async function putFromMemory(
   size: number,
   mtimeMs: number,
   planned: FileFingerprint | undefined,
-): Promise<{ etag: string; md5: string }> {
+): Promise<PutResult> {
   const data = ctx.smallBuffers.take(size, MEMORY_PUT_MAX);
   try {
     const handle = await open(localPath, 'r');
@@ -397,11 +412,13 @@ async function putFromMemory(
     } finally {
       await handle.close();
     }
-    // Hashed here: 4 MiB take a few milliseconds, less than the trip to a hashing thread costs
-    // a file on two busy cores (measured: 500 files of 1 MiB went 15% faster).
-    const digest = createHash('md5').update(data).digest();
-    if (planned && digest.toString('hex') !== planned.md5) throw changedSincePlanned(localPath);
-    const md5 = digest.toString('base64');
+    let md5: string | undefined;
+    const md5Hex = () => (md5 ??= createHash('md5').update(data).digest('hex'));
+    /** The planned file, unless these bytes are not it. */
+    const assertPlanned = () => {
+      if (planned && md5Hex() !== planned.md5) throw changedSincePlanned(localPath);
+    };
+    const crc32 = planned ? undefined : crc32Base64(data);
     const response = await withRetries(ctx, key, 'PutObject', (attempt) =>
       holdingSlot(ctx, ctx.signal, async (takeOff) => {
         const wire = takeOff();
@@ -414,21 +431,39 @@ async function putFromMemory(
               Key: key,
               Body: data,
               ContentLength: size,
-              ContentMD5: md5,
+              ...(planned
+                ? { ContentMD5: Buffer.from(planned.md5, 'hex').toString('base64') }
+                : { ChecksumCRC32: crc32, ChecksumAlgorithm: 'CRC32' }),
             }),
             { abortSignal: wire },
           );
         } catch (error) {
           ctx.progress.lost(key, 1);
+          // The bucket refused the bytes for the plan's MD5: changed on disk, or in transit.
+          if ((error as { name?: string }).name === 'BadDigest') assertPlanned();
           throw error;
         }
       }),
     );
     ctx.emit({ type: 'part-done', key, partNumber: 1, bytes: size });
-    return { etag: etagOf(response.ETag), md5: digest.toString('hex') };
+    const etag = etagOf(response.ETag);
+    if (planned) {
+      if (etag === planned.md5) return { etag, confirmed: true };
+      assertPlanned();
+      return { etag, confirmed: false };
+    }
+    if (response.ChecksumCRC32 === crc32) return { etag, confirmed: true };
+    return { etag, confirmed: etag === md5Hex() };
   } finally {
     ctx.smallBuffers.give(data);
   }
+}
+
+/** A buffer's CRC32 as S3 spells it: the four big-endian bytes in base64. */
+function crc32Base64(data: Uint8Array): string {
+  const value = Buffer.alloc(4);
+  value.writeUInt32BE(crc32(data) >>> 0);
+  return value.toString('base64');
 }
 
 /**

@@ -107,6 +107,17 @@ function plainServiceError(error: SdkError): void {
   }
 }
 
+/** A header that makes the server check the body: Content-MD5 or a flexible checksum's value. */
+const checksummed = (name: string): boolean => {
+  const lower = name.toLowerCase();
+  return (
+    lower === 'content-md5' ||
+    (lower.startsWith('x-amz-checksum-') &&
+      lower !== 'x-amz-checksum-type' &&
+      lower !== 'x-amz-checksum-algorithm')
+  );
+};
+
 /**
  * Builds the S3 client for a target. The SDK's own retries are off (`maxAttempts: 1`): the
  * uploader retries with its own backoff and budget, and every attempt is signed afresh just
@@ -185,13 +196,15 @@ export function createS3Client(target: S3Target, options: S3ClientOptions = {}):
     },
     { step: 'initialize', name: 'courierReachability', priority: 'high' },
   );
-  // Parts carry a signed Content-MD5 that the server verifies; hashing the body a second time
-  // (SHA-256 for the signature) would cost main-thread CPU for no extra integrity.
+  // Bodies carry a signed Content-MD5 or x-amz-checksum-* that the server verifies; hashing the
+  // body a second time (SHA-256 for the signature) would cost main-thread CPU for no extra
+  // integrity.
   client.middlewareStack.add(
     (next) => async (args) => {
-      const request = args.request as { headers?: Record<string, string> };
-      if (request.headers?.['content-md5'])
-        request.headers['x-amz-content-sha256'] = 'UNSIGNED-PAYLOAD';
+      const headers = (args.request as { headers?: Record<string, string> }).headers;
+      if (headers && Object.keys(headers).some(checksummed)) {
+        headers['x-amz-content-sha256'] = 'UNSIGNED-PAYLOAD';
+      }
       return next(args);
     },
     { step: 'build', name: 'courierUnsignedPayload' },

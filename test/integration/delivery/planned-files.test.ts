@@ -3,7 +3,7 @@
  * the old file's metadata; re-running the same command reads it afresh (tags re-merged and
  * validated again) and delivers it, keeping what the service already accepted.
  */
-import { readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -127,6 +127,23 @@ describe.skipIf(missing.length > 0)('a file changed after planning', () => {
     const entries = await entriesOf(record);
     expect(entries).toHaveLength(30);
     expect(entries.find((e) => e.outer_id === isrcOf(30))?.metadata.title).toBe('Late fix');
+  });
+
+  it('is not sent when rewritten with the same size and date: the bucket checks the planned MD5', async () => {
+    const { paths, run } = await planned('same-stat', 'json', 2);
+    const { mtime } = await stat(paths[1]!);
+    const bytes = await readFile(paths[1]!);
+    bytes[bytes.length - 1] ^= 0xff;
+    await writeFile(paths[1]!, bytes);
+    await utimes(paths[1]!, mtime, mtime);
+
+    const first = await run();
+    expect(first.state).toBe('failed');
+    const changed = first.files.find((f) => f.path === '002.mp3')!;
+    expect(changed.error).toMatch(
+      /changed on disk after the delivery was planned; it was not sent/,
+    );
+    expect(await listKeys(connectionTo(cli.sandbox).bucket)).not.toContain(changed.key);
   });
 
   it('is sent when only touched: the same bytes are the planned file', async () => {

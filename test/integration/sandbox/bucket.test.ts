@@ -188,6 +188,29 @@ describe('sandbox bucket', () => {
     expect(await bad.text()).toContain('<Code>BadDigest</Code>');
   });
 
+  it('checks a PutObject against its x-amz-checksum-crc32 header and echoes it, as S3 does', async () => {
+    const plain = sandbox.s3({ requestChecksumCalculation: 'WHEN_REQUIRED' });
+    const data = randomBytes(40_000);
+    const Key = 'delivery/audio/crc/a.wav';
+    const put = (ChecksumCRC32: string) =>
+      plain.send(
+        new PutObjectCommand({
+          Bucket,
+          Key,
+          Body: data,
+          ChecksumCRC32,
+          ChecksumAlgorithm: 'CRC32',
+        }),
+      );
+    await expect(put(crc32(Buffer.from('other')))).rejects.toMatchObject({ name: 'BadDigest' });
+    await expect(plain.send(new HeadObjectCommand({ Bucket, Key }))).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 404 },
+    });
+    const stored = await put(crc32(data));
+    expect(stored.ChecksumCRC32).toBe(crc32(data));
+    expect(md5(await bytesOf(Key))).toBe(md5(data));
+  });
+
   it('leaves no trace of a refused PutObject, even to the HEAD sent the moment it is refused', async () => {
     const plain = sandbox.s3({ requestChecksumCalculation: 'WHEN_REQUIRED' });
     const wrongMd5 = createHash('md5').update('x').digest('base64');

@@ -1,6 +1,7 @@
 /**
  * Many small files: one listing per folder instead of a HeadObject per file before, and the
- * PUT's own answer (its ETag is the MD5 the bucket checked) instead of a HeadObject after. The
+ * PUT's own answer (the CRC32 the bucket checked, echoed, or its ETag, the MD5 of what it
+ * received) instead of a HeadObject after. The
  * requests each run sends are counted by a proxy in front of each real S3 server.
  */
 import { rm, writeFile } from 'node:fs/promises';
@@ -115,25 +116,37 @@ for (const server of servers) {
       await rm(journalDir(dataDir), { recursive: true, force: true });
     });
 
-    it('confirms with HeadObject where the ETag a PUT answers is not the MD5 it sent', async () => {
-      const odd = await startFaultProxy({
-        upstream: peer.target.endpoint!,
-        putEtag: () => '"not-an-md5-0"',
+    it('takes the CRC32 a PUT answers as its confirmation; confirms with HeadObject where neither it nor the MD5 comes back', async () => {
+      const { dir } = await makeTree({ 'a.wav': 2_000, 'b.wav': 2_001 });
+      const send = async (folder: string, faults: { dropPutChecksums?: boolean }) => {
+        const odd = await startFaultProxy({
+          upstream: peer.target.endpoint!,
+          putEtag: () => '"not-an-md5-0"',
+          ...faults,
+        });
+        try {
+          const items = await planDirectoryUpload(dir, folder);
+          const report = await new UploadQueue({
+            target: { ...peer.target, endpoint: odd.url },
+            dataDir: await makeDataDir(),
+            items,
+          }).start();
+          expect(report.ok).toBe(true);
+          return kinds(odd.seen);
+        } finally {
+          await odd.stop();
+        }
+      };
+      // Two files under the listing threshold: a HeadObject before each PUT; the bucket's echo of
+      // the CRC32 it checked confirms the bytes, whatever the ETag.
+      expect(await send('Odd etags', {})).toEqual({ list: 0, head: 2, put: 2, other: 0 });
+      // A store that echoes no checksum and answers an ETag that isn't the MD5: one more each.
+      expect(await send('No checksums', { dropPutChecksums: true })).toEqual({
+        list: 0,
+        head: 4,
+        put: 2,
+        other: 0,
       });
-      try {
-        const { dir } = await makeTree({ 'a.wav': 2_000, 'b.wav': 2_001 });
-        const items = await planDirectoryUpload(dir, 'Odd etags');
-        const report = await new UploadQueue({
-          target: { ...peer.target, endpoint: odd.url },
-          dataDir: await makeDataDir(),
-          items,
-        }).start();
-        expect(report.ok).toBe(true);
-        // Two files under the listing threshold: a HeadObject before and one after each PUT.
-        expect(kinds(odd.seen)).toEqual({ list: 0, head: 4, put: 2, other: 0 });
-      } finally {
-        await odd.stop();
-      }
     });
   });
 }
