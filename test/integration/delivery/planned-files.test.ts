@@ -133,7 +133,7 @@ describe.skipIf(missing.length > 0)('a file changed after planning', () => {
     const { paths, run } = await planned('same-stat', 'json', 2);
     const { mtime } = await stat(paths[1]!);
     const bytes = await readFile(paths[1]!);
-    bytes[bytes.length - 1] ^= 0xff;
+    bytes[bytes.length - 1] = bytes.at(-1)! ^ 0xff;
     await writeFile(paths[1]!, bytes);
     await utimes(paths[1]!, mtime, mtime);
 
