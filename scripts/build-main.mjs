@@ -37,13 +37,13 @@ const results = await Promise.all([
   }),
   // The worker threads core/tags/worker-lanes.ts starts from beside the bundle (`./<name>.js`
   // from main.cjs's URL): ES modules, as the package is, so a scan in the app runs on worker
-  // threads as it does in the CLI. Electron loads worker scripts from inside app.asar.
-  ...['scan-worker', 'duplicates-worker'].map((name) =>
+  // threads as it does in the CLI, and a library's journal is folded on one. Electron loads worker scripts from inside app.asar.
+  ...['tags/scan-worker', 'tags/duplicates-worker', 'library/fold-worker'].map((name) =>
     build({
       ...common,
       format: 'esm',
-      entryPoints: [`src-main/core/tags/${name}.ts`],
-      outfile: `dist/main/${name}.js`,
+      entryPoints: [`src-main/core/${name}.ts`],
+      outfile: `dist/main/${name.split('/').pop()}.js`,
       // CommonJS dependencies call require(); give the ES module one.
       banner: {
         js: "import { createRequire as __courierRequire } from 'node:module'; const require = __courierRequire(import.meta.url);",

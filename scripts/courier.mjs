@@ -70,8 +70,8 @@ export async function bundleWithWorkers(outDir, entry, { sourcemap = true } = {}
     },
     entryPoints: [
       entry,
-      ...['core/tags/scan-worker', 'core/tags/duplicates-worker'].map((name) =>
-        join(root, `src-main/${name}.ts`),
+      ...['core/tags/scan-worker', 'core/tags/duplicates-worker', 'core/library/fold-worker'].map(
+        (name) => join(root, `src-main/${name}.ts`),
       ),
     ],
     splitting: true,

@@ -1,14 +1,21 @@
 /**
  * Work on many files shared between this thread and worker threads (`scan-folder.ts` reads tags,
- * `duplicates.ts` hashes audio): the work comes in chunks, each thread takes the next chunk when
+ * `duplicates.ts` hashes audio; `library-session.ts` folds a library on one): the work comes in chunks, each thread takes the next chunk when
  * it is done with its last, and a worker that fails leaves its chunk, and the rest, to this
  * thread. A worker is a module beside this one that calls `serveChunks`: `<name>.ts` run from the
  * sources, `<name>.js` beside the CLI's bundle (scripts/courier.mjs builds each one there).
  */
 import { parentPort, Worker } from 'node:worker_threads';
 
-/** The worker modules, each built beside the CLI's bundle. */
-export type WorkerName = 'scan-worker' | 'duplicates-worker';
+/** The worker modules, each built beside the CLI's bundle and the app's. */
+export type WorkerName = 'scan-worker' | 'duplicates-worker' | 'fold-worker';
+
+/** Where each worker's source is, from this module's folder. */
+const SOURCES: Record<WorkerName, string> = {
+  'scan-worker': './scan-worker.ts',
+  'duplicates-worker': './duplicates-worker.ts',
+  'fold-worker': '../library/fold-worker.ts',
+};
 
 /** Reads one chunk; `progress` reports on the way (bytes hashed, say). */
 export type ChunkReader<I, O, P> = (input: I, progress: (p: P) => void) => Promise<O>;
@@ -47,7 +54,7 @@ function createWorker(name: WorkerName): Worker {
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, import.meta.url));
   // Run from sources, a worker must register tsx itself: Node 20 gives workers no loader hooks.
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const entry = JSON.stringify(new URL(`./${name}.ts`, import.meta.url).href);
+  const entry = JSON.stringify(new URL(SOURCES[name], import.meta.url).href);
   return new Worker(`import(${tsx}).then((tsx) => { tsx.register(); return import(${entry}); })`, {
     eval: true,
   });
