@@ -7,8 +7,8 @@
  * (`session-base.ts`), and `session.journal` beside it holds the patches saved since (one JSON
  * line each, appended and flushed), so a save of one edit on a 100,000-track library writes one
  * row. Each line names the base it follows (its epoch) and a sequence number; the base records the
- * last line folded into it. Compaction folds the journal into a new base (written atomically, a
- * chunk at a time, unchanged rows copied unparsed) once the journal outgrows a quarter of it, then
+ * last line folded into it. Compaction folds the journal into a new base (on a worker thread,
+ * written atomically, unchanged rows copied unparsed) once the journal outgrows a quarter of it, then
  * empties the journal: a crash between the two leaves lines the base already holds, skipped by
  * their number. A line cut short by kill -9 is the last one and is dropped (and cut off before the
  * next append), so a crash loses at most the save it interrupted, never the library.
