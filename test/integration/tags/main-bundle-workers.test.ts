@@ -3,11 +3,13 @@
  * Electron main bundle, where core's worker lanes look for it (`./scan-worker.js` from
  * main.cjs's own URL), and that built worker, loaded under Node as the app loads it, reads the
  * corpus exactly as core does in this process — so a scan in the app runs on worker threads as
- * it does in the CLI instead of falling back to the main thread.
+ * it does in the CLI instead of falling back to the main thread. The same for the worker that
+ * folds a library's journal (#20).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -15,9 +17,18 @@ import { Worker } from 'node:worker_threads';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { FileGrants } from '../../../src-main/core/files/file-grants.js';
+import {
+  journalPath,
+  loadLibrarySession,
+  patchLibrarySession,
+  saveLibrarySession,
+  sessionPath,
+} from '../../../src-main/core/library/library-session.js';
 import type { FileReadResult } from '../../../src-main/core/model/read-result.js';
 import { readTrackFiles } from '../../../src-main/core/tags/read-track-file.js';
 import { corpusRoot } from '../../support/corpus-oracle.js';
+import { sessionRow } from '../../support/session-rows.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const MAIN = join(ROOT, 'dist', 'main', 'main.cjs');
@@ -31,7 +42,7 @@ describe('the scan worker of the Electron main bundle', () => {
   }, 180_000);
 
   it('is built where the main bundle looks for it', () => {
-    for (const name of ['scan-worker', 'duplicates-worker']) {
+    for (const name of ['scan-worker', 'duplicates-worker', 'fold-worker']) {
       expect(existsSync(fileURLToPath(new URL(`./${name}.js`, pathToFileURL(MAIN))))).toBe(true);
     }
   });
@@ -56,6 +67,42 @@ describe('the scan worker of the Electron main bundle', () => {
       expect(output).toEqual(await readTrackFiles(corpusRoot, paths, 4));
     } finally {
       await worker.terminate();
+    }
+  });
+
+  it("folds a library's journal into its base on a worker thread, as core does", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'courier-fold-worker-'));
+    try {
+      const grants = new FileGrants();
+      await saveLibrarySession(dir, grants, {
+        version: 1,
+        rows: [sessionRow('a', 'One'), sessionRow('b', 'Two')],
+        ignored: [],
+      });
+      await patchLibrarySession(dir, grants, { rows: [sessionRow('b', 'Deux')], removed: [] });
+      expect((await stat(journalPath(dir))).size).toBeGreaterThan(0);
+      const worker = new Worker(new URL('./fold-worker.js', pathToFileURL(MAIN)));
+      try {
+        const reply = new Promise<{ id: number; output?: unknown; error?: string }>(
+          (resolve, reject) => {
+            worker.on('message', resolve);
+            worker.on('error', reject);
+          },
+        );
+        worker.postMessage({ id: 1, input: dir });
+        const { output, error } = await reply;
+        expect(error).toBeUndefined();
+        expect(output).toEqual({ baseBytes: (await stat(sessionPath(dir))).size });
+      } finally {
+        await worker.terminate();
+      }
+      // The edit is in the base now, and the journal empty.
+      expect(await readFile(sessionPath(dir), 'utf8')).toContain('"Deux"');
+      expect((await stat(journalPath(dir))).size).toBe(0);
+      const loaded = await loadLibrarySession(dir, new FileGrants());
+      expect(loaded.session?.rows.map((r) => r.draft.title?.value)).toEqual(['One', 'Deux']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
