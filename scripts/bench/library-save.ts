@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serialize } from 'node:v8';
 
 import { patchRowLimit } from '../../src-main/core/library/library-patch.js';
 import { MemorySecretStore } from '../../src-main/core/secrets/secret-store.js';
@@ -42,6 +43,8 @@ try {
   const router = createRouter({ kind: 'electron', locate: async () => [] }, services);
   const call = async <T>(channel: string, request: unknown): Promise<T> => {
     const answer = (await router.dispatch(channel, request)) as Answer<T>;
+    // Sent to the window as Electron's IPC sends it: serialised on main's thread.
+    serialize(answer);
     if (!answer.ok) throw new Error(`${channel}: ${answer.error.message}`);
     return answer.value;
   };
