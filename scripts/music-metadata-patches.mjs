@@ -1,4 +1,4 @@
-// Three changes to music-metadata, made as each bundle that includes it is built (the CLI and its
+// Four changes to music-metadata and the token reader it uses, made as each bundle that includes it is built (the CLI and its
 // workers, the Electron main process, the renderer and its workers), that make a scan of many
 // files much cheaper without changing what is read. Each names the exact line it replaces: a
 // music-metadata without that line fails the build, so a speed-up is never lost in silence.
@@ -8,6 +8,9 @@
 //  - ID3v2 padding: taggers leave room after the frames (mutagen and iTunes 1–2 KiB of zeros);
 //    music-metadata reads it as empty frames, ten bytes at a time, with two warnings each (some
 //    200 per MP3). A frame id never starts with a zero byte, so the frames end there.
+//  - One DataView per buffer: token-types makes a new DataView for every number it reads, and an
+//    MP4's sample tables are read one entry at a time (some 20,000 numbers in a four-minute AAC:
+//    two fifths of the CPU of reading it). The last buffer's view is kept and used again.
 //  - Its debug logging is off: its parsers call `debug` some 80 times a file, each call asking
 //    whether the namespace is enabled (a fiftieth of a scan's CPU). Nothing sets DEBUG for it.
 import { readFile } from 'node:fs/promises';
@@ -24,6 +27,13 @@ const patches = [
     file: /music-metadata[\\/]lib[\\/]id3v2[\\/]ID3v2Parser\.js$/,
     from: 'const frameHeaderBytes = data.subarray(offset, offset + frameHeaderLength);',
     to: 'const frameHeaderBytes = data.subarray(offset, offset + frameHeaderLength); if (frameHeaderBytes[0] === 0) break;',
+  },
+  {
+    file: /token-types[\\/]dist[\\/]lib[\\/]index\.js$/,
+    from: 'return new DataView(array.buffer, array.byteOffset);',
+    to: 'if (array !== lastArray) { lastArray = array; lastView = new DataView(array.buffer, array.byteOffset); } return lastView;',
+    // Appended last as the first patch is; `var`, so it is declared before any line runs.
+    append: 'var lastArray, lastView;',
   },
 ];
 

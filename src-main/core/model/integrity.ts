@@ -192,7 +192,7 @@ function vbrHeader(b: Uint8Array, at: number, frame: MpegFrame) {
 async function firstMpegFrame(source: ByteSource) {
   const start = await afterId3v2(source);
   const head = await readAt(source, start, 64 * 1024);
-  for (let i = 0; i + 4 <= head.length; i++) {
+  for (let i = head.indexOf(0xff); i >= 0 && i + 4 <= head.length; i = head.indexOf(0xff, i + 1)) {
     const frame = mpegFrame(head, i);
     if (!frame) continue;
     const next = mpegFrame(head, i + frame.length);
@@ -243,7 +243,7 @@ async function checkMpeg(source: ByteSource): Promise<Integrity> {
   // A frame counts when the one before it in the tail ends where it starts.
   const ends = new Set<number>();
   let lastChained = -1;
-  for (let i = 0; i + 4 <= tail.length; i++) {
+  for (let i = tail.indexOf(0xff); i >= 0 && i + 4 <= tail.length; i = tail.indexOf(0xff, i + 1)) {
     const f = mpegFrame(tail, i);
     if (!f || !sameStream(f, frame)) continue;
     ends.add(i + f.length);
@@ -263,22 +263,34 @@ async function checkMpeg(source: ByteSource): Promise<Integrity> {
 
 // ---- FLAC ----
 
+/** The CRC of each byte value for FLAC's CRC-8 (polynomial 0x07) and CRC-16 (0x8005). */
+const crcTables = (() => {
+  const crc8 = new Uint8Array(256);
+  const crc16 = new Uint16Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c8 = n;
+    let c16 = n << 8;
+    for (let k = 0; k < 8; k++) {
+      c8 = c8 & 0x80 ? ((c8 << 1) ^ 0x07) & 0xff : (c8 << 1) & 0xff;
+      c16 = c16 & 0x8000 ? ((c16 << 1) ^ 0x8005) & 0xffff : (c16 << 1) & 0xffff;
+    }
+    crc8[n] = c8;
+    crc16[n] = c16;
+  }
+  return { crc8, crc16 };
+})();
+
 function crc8(b: Uint8Array, from: number, to: number): number {
   let crc = 0;
-  for (let i = from; i < to; i++) {
-    crc ^= b[i]!;
-    for (let k = 0; k < 8; k++) crc = crc & 0x80 ? ((crc << 1) ^ 0x07) & 0xff : (crc << 1) & 0xff;
-  }
+  for (let i = from; i < to; i++) crc = crcTables.crc8[crc ^ b[i]!]!;
   return crc;
 }
 
 function crc16(b: Uint8Array, from: number, to: number): number {
   let crc = 0;
-  for (let i = from; i < to; i++) {
-    crc ^= b[i]! << 8;
-    for (let k = 0; k < 8; k++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x8005) & 0xffff : crc << 1;
-  }
-  return crc & 0xffff;
+  for (let i = from; i < to; i++)
+    crc = ((crc << 8) & 0xffff) ^ crcTables.crc16[(crc >> 8) ^ b[i]!]!;
+  return crc;
 }
 
 /** A FLAC frame header at `at` (CRC-8 checked): its first sample and its block size. */
@@ -355,8 +367,8 @@ async function checkFlac(source: ByteSource): Promise<Integrity> {
   const tailStart = Math.max(audioStart, end - span);
   const tail = await readAt(source, tailStart, end - tailStart);
   let last: { at: number; sample: number; block: number } | null = null;
-  for (let i = 0; i < tail.length - 6; i++) {
-    if (tail[i] !== 0xff) continue;
+  // Frames start with 0xff: jumped to natively, not looked for a byte at a time.
+  for (let i = tail.indexOf(0xff); i >= 0 && i < tail.length - 6; i = tail.indexOf(0xff, i + 1)) {
     const f = flacFrame(tail, i, maxBlock);
     if (f && f.sample < total && (!last || f.sample > last.sample)) last = { at: i, ...f };
   }
@@ -578,19 +590,25 @@ async function checkOgg(source: ByteSource, rate: number | undefined): Promise<I
   const tail = await readAt(source, tailStart, end - tailStart);
   let lastWhole: { granule: number; eos: boolean } | null = null;
   let cutPage = false;
-  for (let i = 0; i + 27 <= tail.length; i++) {
+  // Pages start with "OggS": the next "O" is jumped to natively, a whole page at once.
+  const next = (from: number) => tail.indexOf(0x4f, from);
+  for (let i = next(0); i >= 0 && i + 27 <= tail.length;) {
     const page = oggPageAt(tail, i);
-    if (page === null) continue;
+    if (page === null) {
+      i = next(i + 1);
+      continue;
+    }
     const size = page === 'partial' ? Infinity : page.headerSize + page.bodySize;
     if (page === 'partial' || i + size > tail.length) {
       cutPage = true;
+      i = next(i + 1);
       continue;
     }
     // A granule position of -1: no packet ends on this page; the one before still holds.
     const granule: number = page.granule ?? lastWhole?.granule ?? 0;
     cutPage = false;
     lastWhole = { granule, eos: page.eos };
-    i += size - 1;
+    i = next(i + size);
   }
   if (!lastWhole) return unchecked;
   const endsAt = rate ? lastWhole.granule / rate : undefined;
