@@ -8,7 +8,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { standingText } from '../core/delivery/catalog-changes.js';
-import type { DeliveryRecord } from '../core/delivery/delivery-record.js';
+import { countsOf, type DeliveryRecord } from '../core/delivery/delivery-record.js';
 import {
   BlockedError,
   type DeliveryRequest,
@@ -323,7 +323,8 @@ export const deliverCommand: Command = {
           }
           throw error;
         });
-      const record = (await deliveries.store.load(run.id))!;
+      // The header: the run holds the files and track bodies, this needs only their counts.
+      const record = (await deliveries.store.loadHeader(run.id))!;
       printFindings(io, run.findings, values.verbose);
       const replan = record.replans?.at(-1);
       if (replan && replan.at >= startedAt) {
@@ -337,7 +338,7 @@ export const deliverCommand: Command = {
       io.err(
         run.resumed
           ? `Resuming delivery ${run.id} (${accepted}/${record.batches.length} request(s) accepted)`
-          : `Delivery ${run.id}: ${record.files.length} file(s) to ${AUDIO_ROOT}${record.folder}/, ${record.batches.length} request(s)${changesText(record.changes)}`,
+          : `Delivery ${run.id}: ${countsOf(record).files} file(s) to ${AUDIO_ROOT}${record.folder}/, ${record.batches.length} request(s)${changesText(record.changes)}`,
       );
       const final = await run.done;
       const summary = summarize(final);

@@ -5,7 +5,7 @@
  * on disk before its request leaves and `accepted` after a 2xx.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { open, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { readJsonIfExists, writeStreamAtomic } from '../files/atomic-file.js';
@@ -51,7 +51,11 @@ export interface DeliveryBatch {
   overwriteAudio?: false;
   sentAt?: string;
   answeredAt?: string;
-  /** The service's answer, verbatim (status and parsed body or text). */
+  /**
+   * The service's answer, verbatim (status and parsed body or text). Kept on disk in the record's
+   * answers file, and read only when asked for (`load`, `loadHeader` with `answers`): the store
+   * lets a record in memory drop each answer once it is on disk, as a run never reads it again.
+   */
   response?: { status: number; body: unknown };
   error?: string;
 }
@@ -228,6 +232,9 @@ async function* recordJson(value: object): AsyncGenerator<Buffer> {
   yield Buffer.from(`${text}}\n`);
 }
 
+/** Which attempt of a batch an answer answers: when it was sent (a re-plan renumbers batches). */
+const attemptOf = (batch: DeliveryBatch) => batch.sentAt ?? `batch ${batch.index}`;
+
 /** What a journal line holds: one batch's whole changing state (the plan part never changes). */
 type BatchState = Omit<DeliveryBatch, 'index' | 'outerIds' | 'keys'>;
 
@@ -236,17 +243,22 @@ type BatchState = Omit<DeliveryBatch, 'index' | 'outerIds' | 'keys'>;
  *
  * - `<id>.parts.json` (or `.parts-<n>.json`): the heavy, rarely changing part (files and track
  *   bodies, compact JSON), written first and only when it changes;
- * - `<id>.json`: the rest (state, counts, batches and answers), rewritten atomically at the
- *   moments a run starts, changes phase and ends — never per batch;
+ * - `<id>.json`: the rest (state, counts, batches), rewritten atomically at the moments a run
+ *   starts, changes phase and ends — never per batch;
  * - `<id>.journal-<n>.jsonl`: each batch transition since that file was written, one line
- *   appended and fsynced per transition. Its cost is one batch's answer whatever the delivery's
- *   size, so a 100,000-track delivery persists each batch as cheaply as a 100-track one.
+ *   appended and fsynced per transition. Its cost is one batch's state whatever the delivery's
+ *   size, so a 100,000-track delivery persists each batch as cheaply as a 100-track one;
+ * - `<id>.answers.jsonl`: the service's answer to each request, appended and fsynced before the
+ *   batch's state, keyed by the attempt it answers (`sentAt`, which a re-plan keeps), never
+ *   rewritten. At 100,000 tracks the 4,000 answers are some 40 MB: out of the main file, History
+ *   lists deliveries without reading them and a run does not hold them.
  *
  * Loading folds the journal named by the main file into its batches; writing the main file
  * ("compacting") names a new, empty journal and removes the old one, so a crash between the two
  * leaves a journal nothing names (ignored). A crash during an append can only cut the last line
  * short: it is ignored, and the next run compacts before it appends. Records written before
- * journals (batches in the main file, no `journal`) load as they are.
+ * journals (batches in the main file, no `journal`) load as they are; answers written before the
+ * answers file (in the main file or a journal) are moved into it by the next save.
  */
 export class DeliveryStore {
   readonly dir: string;
@@ -256,6 +268,8 @@ export class DeliveryStore {
   readonly #compacted = new Map<string, number>();
   /** Answers already redacted: each is walked once, not at every save of its record. */
   readonly #redacted = new WeakSet<object>();
+  /** Answers already in their record's answers file (appended, or read from it). */
+  readonly #answered = new WeakSet<object>();
 
   constructor(dataDir: string) {
     this.dir = join(dataDir, 'deliveries');
@@ -275,6 +289,11 @@ export class DeliveryStore {
     return join(this.dir, generation ? `${id}.parts-${generation}.json` : `${id}.parts.json`);
   }
 
+  /** The service's answers to one record's requests. */
+  answersOf(id: string): string {
+    return join(this.dir, `${id}.answers.jsonl`);
+  }
+
   /** The batch journal of one record's generation `generation`. */
   journalOf(id: string, generation: number): string {
     return join(this.dir, `${id}.journal-${generation}.jsonl`);
@@ -290,6 +309,7 @@ export class DeliveryStore {
     record.updatedAt = new Date().toISOString();
     redactServerText(record, this.#redacted);
     record.counts = countsOf(record);
+    await this.#keepAnswers(record.id, record.batches);
     const previous = record.journal;
     record.journal = (previous ?? 0) + 1;
     const { files, tracks, ...light } = record;
@@ -323,6 +343,7 @@ export class DeliveryStore {
       await this.save(record);
     }
     redactBatch(batch, this.#redacted);
+    await this.#keepAnswers(record.id, [batch]);
     const state: Partial<DeliveryBatch> = { ...batch };
     delete state.index;
     delete state.outerIds;
@@ -337,9 +358,68 @@ export class DeliveryStore {
     }
   }
 
-  /** Reads one record, or undefined. */
-  async load(id: string): Promise<DeliveryRecord | undefined> {
-    const light = await this.#loadMain(id);
+  /**
+   * Appends the answers among `batches` that are not on disk yet to the record's answers file
+   * (one write, fsynced), then drops every answer from the batches in memory.
+   */
+  async #keepAnswers(id: string, batches: readonly DeliveryBatch[]): Promise<void> {
+    const held = batches.filter((b) => b.response !== undefined);
+    if (held.length === 0) return;
+    const lines = held
+      .filter((b) => !this.#answered.has(b.response!))
+      .map((b) => `${JSON.stringify({ at: attemptOf(b), r: b.response })}\n`);
+    if (lines.length > 0) {
+      // The record's first save may come before its folder exists.
+      const handle = await open(this.answersOf(id), 'a', 0o600).catch(async (error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        await mkdir(this.dir, { recursive: true });
+        return open(this.answersOf(id), 'a', 0o600);
+      });
+      try {
+        // A crash mid-append leaves a line cut short: the newline first ends it, and it is skipped.
+        await handle.writeFile(`\n${lines.join('')}`);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    }
+    for (const batch of held) delete batch.response;
+  }
+
+  /** Gives each batch the answer to its last attempt from the answers file, when there is one. */
+  async #readAnswers(light: Omit<DeliveryRecord, 'files' | 'tracks'>): Promise<void> {
+    let text: string;
+    try {
+      text = await readFile(this.answersOf(light.id), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    const byAttempt = new Map<string, DeliveryBatch['response']>();
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        const entry = JSON.parse(line) as { at: string; r: DeliveryBatch['response'] };
+        byAttempt.set(entry.at, entry.r);
+      } catch {
+        continue; // cut short by a crash mid-append
+      }
+    }
+    for (const batch of light.batches) {
+      const response = byAttempt.get(attemptOf(batch));
+      if (!response) continue;
+      batch.response = response;
+      this.#answered.add(response);
+      this.#redacted.add(response);
+    }
+  }
+
+  /**
+   * Reads one record, or undefined; `answers: false` leaves the answers file unread (a run never
+   * reads an answer again).
+   */
+  async load(id: string, options: { answers?: boolean } = {}): Promise<DeliveryRecord | undefined> {
+    const light = await this.#loadMain(id, options.answers ?? true);
     if (!light) return undefined;
     const parts = await readJsonIfExists<Pick<DeliveryRecord, 'files' | 'tracks'>>(
       this.partsOf(id, light.partsGeneration),
@@ -352,13 +432,17 @@ export class DeliveryStore {
   }
 
   /**
-   * Reads one record without its heavy part (files and track bodies are not read): History's
-   * summary. A record written before counts were stamped is read whole once to count them.
+   * Reads one record without its heavy part (files and track bodies are not read), nor its
+   * answers unless asked: History's summary. A record written before counts were stamped is
+   * read whole once to count them.
    */
-  async loadHeader(id: string): Promise<DeliveryHeader | undefined> {
-    const light = await this.#loadMain(id);
+  async loadHeader(
+    id: string,
+    options: { answers?: boolean } = {},
+  ): Promise<DeliveryHeader | undefined> {
+    const light = await this.#loadMain(id, options.answers ?? false);
     if (!light || light.counts) return light;
-    const whole = await this.load(id);
+    const whole = await this.load(id, options);
     if (!whole) return undefined;
     const header: DeliveryHeader = { ...whole, counts: countsOf(whole) };
     delete header.files;
@@ -366,8 +450,11 @@ export class DeliveryStore {
     return header;
   }
 
-  /** The main file with its journal folded in. */
-  async #loadMain(id: string): Promise<Omit<DeliveryRecord, 'files' | 'tracks'> | undefined> {
+  /** The main file with its journal folded in, and the answers file if asked. */
+  async #loadMain(
+    id: string,
+    answers: boolean,
+  ): Promise<Omit<DeliveryRecord, 'files' | 'tracks'> | undefined> {
     const stored = await readJsonIfExists<Omit<DeliveryRecord, 'files' | 'tracks'>>(
       this.fileOf(id),
     );
@@ -377,9 +464,12 @@ export class DeliveryStore {
       // never shown again. A record with a journal was redacted as it was written (`save` and
       // `saveBatch` redact first), and walking every answer of 4,000 requests at each load
       // would make History wait seconds.
-      return redactValue(stored);
+      const redacted = redactValue(stored);
+      if (answers) await this.#readAnswers(redacted);
+      return redacted;
     }
     await this.#replay(stored, stored.journal);
+    if (answers) await this.#readAnswers(stored);
     return stored;
   }
 
@@ -441,14 +531,15 @@ export class DeliveryStore {
   }
 
   /**
-   * Every record, one at a time (oldest first, or newest first): a search over a long history
-   * holds one record's tracks in memory, not every record's. An unreadable record is skipped.
+   * Every record without its answers, one at a time (oldest first, or newest first): a search
+   * over a long history holds one record's tracks in memory, not every record's. An unreadable
+   * record is skipped.
    */
   async *records(options: { newestFirst?: boolean } = {}): AsyncGenerator<DeliveryRecord> {
     const ids = await this.ids();
     if (options.newestFirst) ids.reverse();
     for (const id of ids) {
-      const record = await this.load(id).catch(() => undefined);
+      const record = await this.load(id, { answers: false }).catch(() => undefined);
       if (record) yield record;
     }
   }

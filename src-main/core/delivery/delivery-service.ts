@@ -428,7 +428,7 @@ export class DeliveryService {
 
   /** How many files a retry of `keys` (default: every failed one) takes on. */
   async retryCount(id: string, keys?: string[]): Promise<number> {
-    const record = await this.store.load(id);
+    const record = await this.store.load(id, { answers: false });
     return keys?.length ?? (record ? retryableKeys(record).size : 0);
   }
 
@@ -476,7 +476,7 @@ export class DeliveryService {
       .find(
         (r) => r.identity === identity && r.state === 'accepted' && (r.finishedAt ?? '') >= since,
       );
-    return found && this.store.load(found.id);
+    return found && this.store.load(found.id, { answers: false });
   }
 
   /** Every recorded delivery, newest first, as History shows it. */
@@ -496,8 +496,8 @@ export class DeliveryService {
     id: string,
     page: { offset?: number; limit?: number } = {},
   ): Promise<DeliveryDetail> {
-    // The header holds every request and answer; files and track bodies are not read.
-    const record = await this.store.loadHeader(id);
+    // The header holds every request, with its answer; files and track bodies are not read.
+    const record = await this.store.loadHeader(id, { answers: true });
     if (!record) throw new CourierError('not_found', `No delivery ${id} in the history.`);
     return deliveryDetail(record, page);
   }
@@ -514,7 +514,7 @@ export class DeliveryService {
 
   /** What is left of a delivery under its folder in the bucket. */
   async pickup(id: string) {
-    const record = await this.store.load(id);
+    const record = await this.store.load(id, { answers: false });
     if (!record) throw new CourierError('not_found', `No delivery ${id} in the history.`);
     const connection = await this.#connect(record.profile);
     const s3 = createS3Client(connection.bucket);
@@ -538,7 +538,7 @@ export class DeliveryService {
 
   /** One delivery's track, with its body as sent; `not_found` for an unknown delivery or track. */
   async deliveredTrack(id: string, outerId: string): Promise<DeliveredTrack> {
-    const record = await this.store.load(id);
+    const record = await this.store.load(id, { answers: false });
     if (!record) throw new CourierError('not_found', `No delivery ${id} in the history.`);
     return deliveredTrack(record, outerId);
   }
@@ -777,7 +777,7 @@ export class DeliveryService {
         options.planned && found.files
           ? (await this.store.loadHeader(found.id))?.updatedAt === found.updatedAt
           : false;
-      const loaded = fresh ? undefined : await this.store.load(found.id);
+      const loaded = fresh ? undefined : await this.store.load(found.id, { answers: false });
       if (!loaded && !found.files) {
         throw new CourierError('not_found', `No delivery ${found.id} in the history.`);
       }
@@ -934,7 +934,9 @@ export class DeliveryService {
   async #unfinished(id: string): Promise<DeliveryRecord>;
   async #unfinished(id: string, options: { header: true }): Promise<DeliveryHeader>;
   async #unfinished(id: string, options?: { header: true }): Promise<DeliveryHeader> {
-    const record = await (options ? this.store.loadHeader(id) : this.store.load(id));
+    const record = await (options
+      ? this.store.loadHeader(id)
+      : this.store.load(id, { answers: false }));
     if (!record) throw new CourierError('not_found', `No delivery ${id} in the history.`);
     if (record.state === 'accepted') {
       throw new CourierError('finished', `Delivery ${id} is already accepted; nothing to resume.`);

@@ -122,7 +122,7 @@ export async function ledgerRows(dataDir: string, ledger: CatalogLedger): Promis
   const namers = new Map<string, ((key: string) => { title?: string; isrc?: string }) | null>();
   const namerOf = async (delivery: string) => {
     if (!namers.has(delivery)) {
-      const record = await store.load(delivery).catch(() => undefined);
+      const record = await store.load(delivery, { answers: false }).catch(() => undefined);
       namers.set(delivery, record?.mapping ? recordNamer(record) : null);
     }
     return namers.get(delivery);

@@ -2,10 +2,10 @@
  * A delivery's batch states are appended to a journal (one fsynced line per transition) instead
  * of rewriting the record per batch: what a user notices is that exactly-once survives `kill -9`
  * in the middle of a request, that records written before the journal still load and resume,
- * that History lists a delivery without reading its files and tracks, and that a delivery that
- * outlives several tokens asks for one per lifetime and never meets a 401.
+ * that History lists a delivery without reading its files, tracks or answers, and that a
+ * delivery that outlives several tokens asks for one per lifetime and never meets a 401.
  */
-import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,9 +74,11 @@ describe.skipIf(missing.length > 0)('the batch journal', () => {
     const killed = (await store.load(atKill.id))!;
     expect(killed.batches.map((b) => b.state)).toEqual(['accepted', 'sent', 'pending']);
     // A crash during an append leaves at most a line cut short: it is ignored.
-    const journal = (await readdir(join(home, 'deliveries'))).find((n) => n.endsWith('.jsonl'));
+    const journal = (await readdir(join(home, 'deliveries'))).find((n) => /\.journal-/.test(n));
     expect(journal).toBeDefined();
     await appendFile(join(home, 'deliveries', journal!), '{"i":2,"s":{"state":"acc');
+    // And the answers file too: the next answer starts on a line of its own.
+    await appendFile(join(home, 'deliveries', `${atKill.id}.answers.jsonl`), '{"at":"20');
     expect((await store.load(atKill.id))!.batches.map((b) => b.state)).toEqual([
       'accepted',
       'sent',
@@ -110,13 +112,16 @@ describe.skipIf(missing.length > 0)('the batch journal', () => {
     const ledger = await CatalogLedger.open(home, 'Test', catalog);
     expect(ledger.size, 'the ledger names every track the service holds').toBe(75);
     expect(ledger.get(killed.tracks![0]![0]!.outer_id)?.delivery).toBe(atKill.id);
-    // Compacted at the end: the record's main file alone says every request was accepted.
+    // Compacted at the end: the record's main file alone says every request was accepted; the
+    // answers are in their own file, each read back with its request.
     const names = await readdir(join(home, 'deliveries'));
-    expect(names.filter((n) => n.endsWith('.jsonl'))).toEqual([]);
+    expect(names.filter((n) => /\.journal-/.test(n))).toEqual([]);
     const main = JSON.parse(
       await readFile(join(home, 'deliveries', `${atKill.id}.json`), 'utf8'),
     ) as DeliveryRecord;
     expect(main.batches.map((b) => b.state)).toEqual(['accepted', 'accepted', 'accepted']);
+    expect(main.batches.some((b) => b.response !== undefined)).toBe(false);
+    expect(final.batches.map((b) => b.response?.status)).toEqual([200, 200, 200]);
     await rm(dir, { recursive: true, force: true });
   }, 240_000);
 });
@@ -187,6 +192,12 @@ describe.skipIf(missing.length > 0)('records and History', () => {
       status: 200,
       body: { count: 25, echo: 'Bearer [redacted]' },
     });
+    // The old answer moved to the answers file with the new ones; the main file holds none.
+    const main = await readFile(store.fileOf(id), 'utf8');
+    expect(main).not.toContain('"response"');
+    const answers = await readFile(store.answersOf(id), 'utf8');
+    expect(answers.trim().split(/\n+/)).toHaveLength(3);
+    expect(answers).toContain('Bearer [redacted]');
   });
 
   it('lists History from each record’s header: its files and tracks are not read', async () => {
@@ -214,6 +225,14 @@ describe.skipIf(missing.length > 0)('records and History', () => {
     expect(cli.code).toBe(0);
     expect(JSON.parse(cli.stdout)).toContainEqual(
       expect.objectContaining({ id: record!.id, files: 30, tracks: 30, batches_accepted: 2 }),
+    );
+    // Nor its answers: with them unreadable, the list is whole; a delivery opened says why not.
+    await rm(store.answersOf(record!.id));
+    await mkdir(store.answersOf(record!.id));
+    const listed = await new DeliveryService(services, {}, 'test').history();
+    expect(listed.find((d) => d.id === record!.id)).toMatchObject({ state: 'accepted', files: 30 });
+    await expect(new DeliveryService(services, {}, 'test').detail(record!.id)).rejects.toThrow(
+      /EISDIR/,
     );
   });
 });

@@ -67,7 +67,9 @@ describe.skipIf(missing.length > 0)('deliveries against the sandbox', () => {
     const { record, api } = await deliverInProcess(sandbox, home, { mode: 'json', dir });
     expect(record?.state).toBe('accepted');
     expect(record!.batches.map((b) => b.state)).toEqual(['accepted', 'accepted', 'accepted']);
-    expect(record!.batches.every((b) => b.response?.status === 200)).toBe(true);
+    // Each answer is kept on disk, and read back with the record.
+    const onDisk = (await new DeliveryStore(home).load(record!.id))!;
+    expect(onDisk.batches.every((b) => b.response?.status === 200)).toBe(true);
 
     const sent = await ingestions();
     expect(sent.map((r) => r.tracks)).toEqual([25, 25, 10]);

@@ -90,8 +90,9 @@ describe.skipIf(missing.length > 0)('a service that echoes the bearer token', ()
     expect(records.length).toBeGreaterThan(0);
     // The echoes did reach the record, redacted.
     const main = records.find((r) => r.path.endsWith('.json') && !r.path.endsWith('.parts.json'));
-    expect(main?.text).toContain('Bearer [redacted]');
-    expect(main?.text).toContain('token was [redacted]');
+    const answers = records.find((r) => r.path.endsWith('.answers.jsonl'));
+    expect(`${main?.text}${answers?.text}`).toContain('Bearer [redacted]');
+    expect(`${main?.text}${answers?.text}`).toContain('token was [redacted]');
 
     const secrets = [token, 'echo-client-secret-value', sandbox.info.bucket.secret_access_key];
     const outputs: [string, string][] = [

@@ -88,8 +88,9 @@ describe('History’s list and a delivery’s detail over the contract', () => {
     const services = createServices({ COURIER_HOME: home }, { secrets: new MemorySecretStore() });
     router = createRouter({ kind: 'web', locate: async () => [] }, services);
     const store = new DeliveryStore(home);
-    // The big one as a run leaves it: half its answers in the main file, half in the journal;
-    // its last request refused with a long, several-line error.
+    // The big one as a run leaves it: half its requests' states in the main file, half in the
+    // journal, every answer in the answers file; its last request refused with a long,
+    // several-line error.
     const big = recordOf(BIG, REQUESTS);
     const last = big.batches.at(-1)!;
     last.state = 'pending';
