@@ -76,15 +76,21 @@ function shared(view: Buffer): SharedArrayBuffer {
   return view.buffer;
 }
 
-/** A small pool of hashing threads; create one per upload run and `close()` it after. */
+/**
+ * A small pool of hashing threads; create one per upload run and `close()` it after. The threads
+ * start with the first hash: a run of small planned files never needs one, and each idle thread
+ * held some 9 MiB through a whole delivery.
+ */
 export class HashPool {
   private readonly workers: Worker[] = [];
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private turn = 0;
 
-  constructor(size = 1) {
-    for (let i = 0; i < size; i++) {
+  constructor(private readonly size = 1) {}
+
+  private start(): void {
+    for (let i = 0; i < this.size; i++) {
       const worker = new Worker(WORKER_SOURCE, { eval: true });
       worker.on('message', (m: WorkerReply) => {
         const p = this.pending.get(m.id);
@@ -127,12 +133,12 @@ export class HashPool {
       offset: view.byteOffset,
       length: view.length,
     };
-    return this.post(message, session % this.workers.length);
+    return this.post(message, session % this.size);
   }
 
   /** Ends a whole-file session and returns its MD5. */
   final(session: number): Promise<Buffer> {
-    return this.post({ op: 'final', session }, session % this.workers.length);
+    return this.post({ op: 'final', session }, session % this.size);
   }
 
   /** A fresh session id for `update()` / `final()`. */
@@ -147,8 +153,9 @@ export class HashPool {
 
   private post(
     message: Record<string, unknown>,
-    worker = this.turn++ % this.workers.length,
+    worker = this.turn++ % this.size,
   ): Promise<Buffer> {
+    if (this.workers.length === 0) this.start();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
