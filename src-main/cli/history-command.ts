@@ -124,7 +124,8 @@ export const historyCommand: Command = {
 };
 
 async function load(store: DeliveryStore, id: string): Promise<DeliveryRecord> {
-  const record = await store.load(id);
+  // Its tracks as sent; the service's answers are not shown here.
+  const record = await store.load(id, { answers: false });
   if (!record) throw new CourierError('not_found', `No delivery ${id} in the history.`);
   return record;
 }
