@@ -41,6 +41,18 @@ export interface PickedFile {
   file: FileLike;
   /** `Album/CD1/01.flac` for a file inside a picked folder, the bare name for a lone file. */
   relativePath: string;
+  /**
+   * The file's content proof, size and date, when the page has them already: the tags workers
+   * compute the proof from the bytes they read for the tags, so each file is read once.
+   */
+  proven?: ProvenFile;
+}
+
+/** What the page read of a picked file: its proof (`file-proof.ts`), size and date. */
+export interface ProvenFile {
+  proof: string;
+  size: number;
+  lastModified: number;
 }
 
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
@@ -669,9 +681,10 @@ const PROOFS_AT_ONCE = 8;
 
 /**
  * Hands dropped or picked files to main (`files:grant`) the one way both doors share: each with
- * its content proof, computed a few files at a time; `pathOf` gives a file's path where the
- * door can know it (the Electron preload). A file the page can no longer read (moved or
- * deleted since the drop) is refused here, with the reason, and never sent.
+ * its content proof (the one the page computed already, or computed here a few files at a
+ * time); `pathOf` gives a file's path where the door can know it (the Electron preload). A file
+ * the page can no longer read (moved or deleted since the drop) is refused here, with the
+ * reason, and never sent.
  */
 export async function grantPickedFiles(
   files: readonly PickedFile[],
@@ -684,15 +697,15 @@ export async function grantPickedFiles(
   const worker = async () => {
     while (next < files.length) {
       const index = next++;
-      const { file, relativePath } = files[index]!;
+      const { file, relativePath, proven } = files[index]!;
       const name = relativePath || file.name;
       try {
         const ref: FileRef = {
           name: file.name,
           relativePath: name,
-          size: file.size,
-          lastModified: Math.trunc(file.lastModified),
-          proof: await blobProof(file),
+          size: proven?.size ?? file.size,
+          lastModified: Math.trunc(proven?.lastModified ?? file.lastModified),
+          proof: proven?.proof ?? (await blobProof(file)),
         };
         const path = pathOf(file);
         if (path) ref.path = path;

@@ -1,8 +1,53 @@
 import { describe, expect, it } from 'vitest';
 
-import { fakeApi, libraryWith, pick } from '../../test/fakes/fake-library.js';
+import type { PickedFile } from '../../src-main/ipc/contract.js';
+import { fakeApi, fakeDraft, libraryWith, pick } from '../../test/fakes/fake-library.js';
+import { LibraryState } from './library-state.svelte.js';
 
 describe('library', () => {
+  it('reads each picked file once: main gets the proofs the tags reader computed, and the rows their tags', async () => {
+    const api = fakeApi();
+    const granted: PickedFile[] = [];
+    const grant = api.grantFiles;
+    api.grantFiles = (files) => {
+      granted.push(...files);
+      return grant(files);
+    };
+    const proof = 'ab'.repeat(32);
+    const library = new LibraryState(
+      api,
+      () => ({
+        async read(list, onResult) {
+          for (const item of list) {
+            expect(item.prove).toBe(true);
+            onResult(
+              item.key,
+              {
+                file: item.relativePath,
+                draft: fakeDraft(item.relativePath, { title: 'One' }),
+                findings: [],
+              },
+              { proof, size: 1, lastModified: 1_700_000_000_000 },
+            );
+          }
+        },
+      }),
+      { saveDelayMs: 5, flushDelayMs: 0 },
+    );
+    await library.add([pick('A/01.flac'), pick('A/02.flac')]);
+    await library.settled();
+    expect(granted.map((f) => f.proven)).toEqual([
+      { proof, size: 1, lastModified: 1_700_000_000_000 },
+      { proof, size: 1, lastModified: 1_700_000_000_000 },
+    ]);
+    expect(
+      library.rows.map((r) => [r.draft.file, r.status, r.draft.title?.value, r.lastModified]),
+    ).toEqual([
+      ['A/01.flac', 'ready', 'One', 1_700_000_000_000],
+      ['A/02.flac', 'ready', 'One', 1_700_000_000_000],
+    ]);
+  });
+
   it('adds a file picked twice once, and lists what is not audio', async () => {
     const { library } = await libraryWith({ 'A/01.flac': { title: 'One', isrc: 'GBAYE2100001' } });
     await library.add([pick('A/01.flac'), pick('A/cover.jpg'), pick('A/old.tak')]);

@@ -96,6 +96,32 @@ const manual: ValueSource = { kind: 'manual' };
 
 /** Files granted per request: small enough that the first rows show quickly. */
 const grantChunk = 500;
+
+/**
+ * Reads a chunk of picked files before main grants them: their tags, and their content proofs
+ * from the same bytes (`proven`, given to the grant). Results in the chunk's order.
+ */
+async function readBeforeGrant(
+  reader: TagReader,
+  chunk: readonly PickedFile[],
+): Promise<{ picked: PickedFile[]; results: Array<FileReadResult | undefined> }> {
+  const picked = chunk.slice();
+  const results = new Array<FileReadResult | undefined>(chunk.length);
+  await reader.read(
+    chunk.map((item, i) => ({
+      key: String(i),
+      file: item.file as File,
+      relativePath: item.relativePath,
+      prove: true,
+    })),
+    (key, result, proven) => {
+      const i = Number(key);
+      results[i] = result;
+      if (proven) picked[i] = { ...chunk[i]!, proven };
+    },
+  );
+  return { picked, results };
+}
 /** Files whose tags main is asked to read at once (the contract's limit). */
 const mainReadChunk = 1_000;
 
@@ -234,19 +260,22 @@ export class LibraryState {
         }
       }
       this.#ignore(skipped);
-      // Path order, and granted in chunks: the first rows show (and their tags are read)
-      // while main is still checking the rest of a big drop. The next chunk is sent before
-      // this one's answer is handled, so the page reads its content proofs while main checks.
+      // Path order, in chunks: the tags workers read each chunk's files once, for their tags
+      // and their content proofs; main grants the chunk with those proofs, and its rows show
+      // with their tags. The next chunk is read while main checks this one, and the first rows
+      // show while the rest of a big drop is still being read.
       const collator = new Intl.Collator(undefined, { numeric: true });
       audio.sort((a, b) => collator.compare(a.relativePath, b.relativePath));
       const chunks: PickedFile[][] = [];
       for (let i = 0; i < audio.length; i += grantChunk)
         chunks.push(audio.slice(i, i + grantChunk));
-      let answer = chunks.length > 0 ? this.api.grantFiles(chunks[0]!) : undefined;
-      for (let i = 0; answer; i++) {
-        const current = answer;
-        answer = i + 1 < chunks.length ? this.api.grantFiles(chunks[i + 1]!) : undefined;
-        if (!this.#addGranted(chunks[i]!, await current)) return;
+      const reader = (this.#reader ??= this.makeReader());
+      let read = chunks.length > 0 ? readBeforeGrant(reader, chunks[0]!) : undefined;
+      for (let i = 0; read; i++) {
+        const { picked, results } = await read;
+        const answer = this.api.grantFiles(picked);
+        read = i + 1 < chunks.length ? readBeforeGrant(reader, chunks[i + 1]!) : undefined;
+        if (!this.#addGranted(picked, await answer, results)) return;
       }
     } finally {
       this.busy = false;
@@ -276,25 +305,41 @@ export class LibraryState {
     }
   }
 
-  /** Adds one granted chunk of audio files and starts reading the new ones; false on failure. */
-  #addGranted(audio: PickedFile[], result: Envelope<GrantResult>): boolean {
+  /**
+   * Adds one granted chunk of audio files with the tags read before the grant (`results`, in
+   * the chunk's order); a new file without them is read now. False on failure.
+   */
+  #addGranted(
+    audio: PickedFile[],
+    result: Envelope<GrantResult>,
+    results: ReadonlyArray<FileReadResult | undefined> = [],
+  ): boolean {
     if (!result.ok) {
       this.error = result.error.message;
       return false;
     }
-    const byPath = new Map(audio.map((item) => [item.relativePath, item.file as File]));
+    const byPath = new Map(audio.map((item, i) => [item.relativePath, { item, read: results[i] }]));
+    const readOf = new Map<string, FileReadResult>();
     const granted = result.value.granted.flatMap((g) => {
-      const file = byPath.get(g.relativePath);
-      if (!file) return [];
+      const picked = byPath.get(g.relativePath);
+      if (!picked) return [];
+      const file = picked.item.file as File;
       // A file added again gets its (new) File, for a re-read after it was restored as missing.
       this.#files.set(g.id, file);
-      return [{ ...g, lastModified: file.lastModified }];
+      if (picked.read) readOf.set(g.id, picked.read);
+      return [{ ...g, lastModified: picked.item.proven?.lastModified ?? file.lastModified }];
     });
     this.#ignore(result.value.refused);
     const fresh = this.#addRows(granted);
-    if (fresh.length > 0) {
+    const unread: typeof fresh = [];
+    for (const row of fresh) {
+      const read = readOf.get(row.id);
+      if (read) this.#queueResult(row.id, read);
+      else unread.push(row);
+    }
+    if (unread.length > 0) {
       void this.#read(
-        fresh.map(({ id, relativePath }) => ({
+        unread.map(({ id, relativePath }) => ({
           key: id,
           file: this.#files.get(id)!,
           relativePath,

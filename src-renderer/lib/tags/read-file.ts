@@ -7,8 +7,10 @@
  * core/model exactly as the CLI maps it. A bad file becomes findings, never a throw.
  */
 import type { ByteSource } from '../../../src-main/core/model/block-tokenizer.js';
+import { blobProof, contentProof } from '../../../src-main/core/model/file-proof.js';
 import { readAudio } from '../../../src-main/core/model/read-audio.js';
-import type { FileReadResult } from '../../../src-main/core/model/read-result.js';
+import { type FileReadResult, readFailure } from '../../../src-main/core/model/read-result.js';
+import type { ProvenFile } from '../../../src-main/ipc/contract.js';
 
 /** Larger blocks than the CLI's 64 KiB: a Blob read costs far more than a system call. */
 const cache = { blockSize: 256 * 1024, maxBlocks: 4 };
@@ -32,11 +34,58 @@ function blobSource(blob: Blob, size: number): ByteSource {
   };
 }
 
+/** Bytes already in memory as a `ByteSource`. */
+function bytesSource(bytes: Uint8Array): ByteSource {
+  return {
+    size: bytes.length,
+    async read(target, position) {
+      const part = bytes.subarray(position, position + target.length);
+      target.set(part);
+      return part.length;
+    },
+  };
+}
+
 /** Reads `file` whose delivery-relative path is `relativePath` (forward slashes). */
 export function readFileTags(file: Blob, relativePath: string): Promise<FileReadResult> {
-  const size = file.size;
-  return readAudio(blobSource(file, size), relativePath.normalize('NFC'), {
+  return readFrom(file, blobSource(file, file.size), relativePath);
+}
+
+function readFrom(file: Blob, source: ByteSource, relativePath: string): Promise<FileReadResult> {
+  return readAudio(source, relativePath.normalize('NFC'), {
     cache,
     ...(file.type ? { mimeType: file.type } : {}),
   });
+}
+
+/**
+ * Reads `file`'s tags and its content proof (`file-proof.ts`) for the grant: a file no larger
+ * than a block is read from the browser process once, for both; a larger one is read as the
+ * proof reads it (its two ends) and as the tags need it. `proven` is absent when the file could
+ * not be read (the grant then tries, and says why).
+ */
+export async function readAndProve(
+  file: File,
+  relativePath: string,
+): Promise<{ result: FileReadResult; proven?: ProvenFile }> {
+  let size: number;
+  let lastModified: number;
+  let bytes: Uint8Array | undefined;
+  let proof: string;
+  try {
+    size = file.size;
+    lastModified = file.lastModified;
+    if (size <= cache.blockSize) {
+      bytes = new Uint8Array(await file.arrayBuffer());
+      const whole = bytes;
+      proof = await contentProof(size, async (start, end) => whole.subarray(start, end));
+    } else proof = await blobProof(file);
+  } catch (error) {
+    return { result: readFailure(relativePath.normalize('NFC'), error) };
+  }
+  const source = bytes ? bytesSource(bytes) : blobSource(file, size);
+  return {
+    result: await readFrom(file, source, relativePath),
+    proven: { proof, size, lastModified },
+  };
 }

@@ -4,26 +4,35 @@
  * Both ways, messages carry batches: one message per file would cost the page a task each.
  */
 import { type FileReadResult, readFailure } from '../../../src-main/core/model/read-result.js';
+import type { ProvenFile } from '../../../src-main/ipc/contract.js';
 
 /** What the page sends a worker (in batches): the file and its delivery-relative path. */
 export interface TagRequest {
   key: string;
   file: File;
   relativePath: string;
+  /** Also compute the file's content proof, from the same bytes (files not granted yet). */
+  prove?: boolean;
 }
 
 /** What a worker answers for one file (in batches). */
 export interface TagResponse {
   key: string;
   result: FileReadResult;
+  /** The proof, size and date, when asked and the file could be read. */
+  proven?: ProvenFile;
 }
 
 /** Reads tags of files; the library state depends on this interface only (tests fake it). */
 export interface TagReader {
-  /** Reads every file, calling `onResult` as each one finishes; resolves when all are done. */
+  /**
+   * Reads every file, calling `onResult` as each one finishes; resolves when all are done. A
+   * file asked to `prove` comes with its proof when the reader computes one (a reader may not:
+   * the grant then computes it).
+   */
   read(
-    files: readonly { key: string; file: File; relativePath: string }[],
-    onResult: (key: string, result: FileReadResult) => void,
+    files: readonly TagRequest[],
+    onResult: (key: string, result: FileReadResult, proven?: ProvenFile) => void,
   ): Promise<void>;
 }
 
@@ -51,8 +60,8 @@ export class WorkerTagReader implements TagReader {
   }
 
   read(
-    files: readonly { key: string; file: File; relativePath: string }[],
-    onResult: (key: string, result: FileReadResult) => void,
+    files: readonly TagRequest[],
+    onResult: (key: string, result: FileReadResult, proven?: ProvenFile) => void,
   ): Promise<void> {
     const run = this.#queue.then(() => this.#readNow(files, onResult));
     this.#queue = run.catch(() => undefined);
@@ -60,8 +69,8 @@ export class WorkerTagReader implements TagReader {
   }
 
   async #readNow(
-    files: readonly { key: string; file: File; relativePath: string }[],
-    onResult: (key: string, result: FileReadResult) => void,
+    files: readonly TagRequest[],
+    onResult: (key: string, result: FileReadResult, proven?: ProvenFile) => void,
   ): Promise<void> {
     let next = 0;
     await Promise.all(
@@ -73,9 +82,9 @@ export class WorkerTagReader implements TagReader {
               if (inFlight.size <= perWorker / 2 && next < files.length) {
                 const batch: TagRequest[] = [];
                 while (inFlight.size < perWorker && next < files.length) {
-                  const { key, file, relativePath } = files[next++]!;
-                  inFlight.set(key, relativePath);
-                  batch.push({ key, file, relativePath });
+                  const request = files[next++]!;
+                  inFlight.set(request.key, request.relativePath);
+                  batch.push(request);
                 }
                 worker.postMessage(batch);
               }
@@ -86,9 +95,9 @@ export class WorkerTagReader implements TagReader {
               }
             };
             const onMessage = (event: MessageEvent<TagResponse[]>) => {
-              for (const { key, result } of event.data) {
+              for (const { key, result, proven } of event.data) {
                 inFlight.delete(key);
-                onResult(key, result);
+                onResult(key, result, proven);
               }
               pump();
             };

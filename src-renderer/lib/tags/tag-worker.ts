@@ -3,7 +3,7 @@
  * file's `FileReadResult`, so parsing never blocks the UI thread. The files of a batch are read
  * concurrently; answers finished in the same turn go back in one message.
  */
-import { readFileTags } from './read-file.js';
+import { readAndProve, readFileTags } from './read-file.js';
 import type { TagRequest, TagResponse } from './tag-reader.js';
 
 /** The part of the worker global scope used here (the DOM lib types `self` as a Window). */
@@ -27,7 +27,8 @@ function answer(response: TagResponse): void {
 }
 
 scope.addEventListener('message', (event) => {
-  for (const { key, file, relativePath } of event.data) {
-    void readFileTags(file, relativePath).then((result) => answer({ key, result }));
+  for (const { key, file, relativePath, prove } of event.data) {
+    if (prove) void readAndProve(file, relativePath).then((read) => answer({ key, ...read }));
+    else void readFileTags(file, relativePath).then((result) => answer({ key, result }));
   }
 });
