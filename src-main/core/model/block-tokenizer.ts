@@ -23,6 +23,18 @@ export interface ByteSource {
   close?(): Promise<void>;
 }
 
+/** Bytes already in memory as a `ByteSource` (a file read whole once, for several uses). */
+export function bytesSource(bytes: Uint8Array): ByteSource {
+  return {
+    size: bytes.length,
+    async read(target, position) {
+      const part = bytes.subarray(position, position + target.length);
+      target.set(part);
+      return part.length;
+    },
+  };
+}
+
 /** How the source is read: block size in bytes, and how many blocks are kept. */
 export interface BlockCacheOptions {
   blockSize: number;

@@ -6,7 +6,7 @@
  * carries the file name, so the parser is chosen by extension as in the CLI's scan. Mapped by
  * core/model exactly as the CLI maps it. A bad file becomes findings, never a throw.
  */
-import type { ByteSource } from '../../../src-main/core/model/block-tokenizer.js';
+import { type ByteSource, bytesSource } from '../../../src-main/core/model/block-tokenizer.js';
 import { blobProof, contentProof } from '../../../src-main/core/model/file-proof.js';
 import { readAudio } from '../../../src-main/core/model/read-audio.js';
 import { type FileReadResult, readFailure } from '../../../src-main/core/model/read-result.js';
@@ -30,18 +30,6 @@ function blobSource(blob: Blob, size: number): ByteSource {
       );
       target.set(bytes);
       return bytes.length;
-    },
-  };
-}
-
-/** Bytes already in memory as a `ByteSource`. */
-function bytesSource(bytes: Uint8Array): ByteSource {
-  return {
-    size: bytes.length,
-    async read(target, position) {
-      const part = bytes.subarray(position, position + target.length);
-      target.set(part);
-      return part.length;
     },
   };
 }

@@ -8,19 +8,9 @@
 import { describe, expect, it } from 'vitest';
 
 import { audioPayload } from '../../../src-main/core/model/audio-payload.js';
-import type { ByteSource } from '../../../src-main/core/model/block-tokenizer.js';
+import { bytesSource } from '../../../src-main/core/model/block-tokenizer.js';
 
-/** A `ByteSource` over bytes in memory. */
-function memory(bytes: Uint8Array): ByteSource {
-  return {
-    size: bytes.length,
-    async read(target, position) {
-      const part = bytes.subarray(position, position + target.length);
-      target.set(part);
-      return part.length;
-    },
-  };
-}
+const memory = bytesSource;
 
 const concat = (...parts: (Uint8Array | string | number[])[]) => {
   const arrays = parts.map((p) =>
