@@ -8,7 +8,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import type { Locator, Page } from 'playwright-core';
+import type { FileChooser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeTaggedAudio, missingFixtureTools } from '../support/audio-fixtures.js';
@@ -30,6 +30,8 @@ describe.skipIf(missing.length > 0)('keyboard-only use', () => {
   let app: E2eApp;
   let album: string;
   let page: Page;
+  /** The first file chooser the page opens. */
+  let nextChooser: Promise<FileChooser>;
 
   /** What has the focus: its accessible-ish name (label, aria-label or text) and its role. */
   const focused = () =>
@@ -71,6 +73,10 @@ describe.skipIf(missing.length > 0)('keyboard-only use', () => {
       });
     }
     page = await app.open({ viewport: { width: 1280, height: 720 } });
+    // Listen for file choosers from the start: Playwright turns the interception on without
+    // waiting for it, so a listener added just before a key press can miss the dialog (the
+    // race puppeteer#6040 describes), and the headless dialog then opens unseen.
+    nextChooser = new Promise((resolve) => page.once('filechooser', resolve));
     await app.useSandboxProfile();
   }, 120_000);
 
@@ -99,12 +105,12 @@ describe.skipIf(missing.length > 0)('keyboard-only use', () => {
 
   it('adds a folder from the keyboard', async () => {
     await tabTo('input:Add folder…');
-    const chooser = page.waitForEvent('filechooser', { timeout: 15_000 });
     await page.keyboard.press('Space');
-    const picker = await chooser.catch(async (error: unknown) => {
-      throw new Error(`Space opened no file chooser; the focus is on ${await focused()}`, {
-        cause: error,
-      });
+    const picker = await Promise.race([
+      nextChooser,
+      new Promise<never>((_, reject) => setTimeout(reject, 15_000)),
+    ]).catch(async () => {
+      throw new Error(`Space opened no file chooser; the focus is on ${await focused()}`);
     });
     await picker.setFiles(album);
     await page.getByTestId('library-summary').getByText('2 tracks').waitFor();
