@@ -93,6 +93,17 @@ function splitIf(
   return likely(parts) ? parts : [text];
 }
 
+/** Any mark a split can be made at (a superset of the marks above), in any case. */
+const anyMark = /[;&+,/([]|\s(?:x|vs|and|feat|ft|featuring)\b/i;
+
+/**
+ * Whether some evidence could make `suggestArtistSplit` offer a split of `name`: false for a
+ * credit without any mark, which is one artist whatever the library says.
+ */
+export function mightSplit(name: string): boolean {
+  return anyMark.test(name);
+}
+
 /** The names one credit (without featuring marks) stands for, by rules 2 to 5. */
 function namesIn(credit: string, evidence: ArtistEvidence, slashJoins: boolean): string[] {
   const ownName = (part: string) => /\S\s+\S/.test(part) || evidence.known.has(part.toLowerCase());

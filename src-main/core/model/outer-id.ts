@@ -132,9 +132,18 @@ export function assignOuterIds(
     } else {
       outerId = outerIdFor(draft, strategy);
     }
+    if (outerId?.value === '') outerId = undefined;
+    // A draft whose outer_id stays as it is is handed back as it is (drafts are immutable, and
+    // what is worked out once per draft, as its findings, stays worked out).
+    if (sameOuterId(draft.outerId, outerId)) return draft;
     const next: DraftTrack = { ...draft };
-    if (outerId && outerId.value !== '') next.outerId = outerId;
+    if (outerId) next.outerId = outerId;
     else delete next.outerId;
     return next;
   });
+}
+
+function sameOuterId(a: Sourced<string> | undefined, b: Sourced<string> | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a.value === b.value && JSON.stringify(a.source) === JSON.stringify(b.source);
 }

@@ -4,6 +4,7 @@ import {
   applyArtistSplit,
   applyArtistSplits,
   artistEvidence,
+  mightSplit,
   type SplitContext,
   suggestArtistSplit,
 } from '../../../src-main/core/model/artists.js';
@@ -80,6 +81,19 @@ describe('suggestArtistSplit()', () => {
   ];
   it.each(credits)('%s → %s', (credit, split) => {
     expect(offered(credit)).toBe(split);
+  });
+  it('says a credit might split whenever some evidence makes it split, and not for a plain name', () => {
+    // Evidence that every part is a name of its own, and slash joins: the most splits possible.
+    const parts = (credit: string) =>
+      credit.split(/[;&+,/()[\]]|\s(?:x|vs\.?|and|feat\.?|ft\.?|featuring)\s/i);
+    for (const [credit] of credits) {
+      const known = new Set(parts(credit).map((p) => p.trim().toLowerCase()));
+      const split = offered(credit, { evidence: { known, kept: new Set() }, slashJoins: true });
+      if (split !== null) expect(mightSplit(credit), credit).toBe(true);
+    }
+    for (const name of ['Ava Brandt', 'Björk', 'Feathers', 'Xavier Rudd', 'Andrés Vasquez']) {
+      expect(mightSplit(name), name).toBe(false);
+    }
   });
 
   it('splits at a bare "/" only where the tag family joins values with it, between names', () => {

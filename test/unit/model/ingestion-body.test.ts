@@ -114,6 +114,20 @@ describe('assignOuterIds()', () => {
     expect(result[0]!.outerId!.source).toEqual({ kind: 'tag', tag: 'TSRC' });
     expect(result[1]!.outerId!.source).toEqual({ kind: 'file-name' });
   });
+  it('hands back a draft whose outer_id stays as it is, and a new one where it changes', () => {
+    const once = assignOuterIds([
+      draft('x/A.wav', { isrc: isrc('USRC17607839') }),
+      draft('x/B.wav', { isrc: isrc('GBAYE0601498') }),
+    ]);
+    const again = assignOuterIds(once);
+    expect(again[0]).toBe(once[0]);
+    expect(again[1]).toBe(once[1]);
+    // The second track now shares the first's ISRC: its id falls back to its file name.
+    const shared = { ...once[1]!, isrc: isrc('USRC17607839') };
+    const after = assignOuterIds([once[0]!, shared]);
+    expect(after.map((d) => d.outerId?.value)).toEqual(['A', 'B']);
+    expect(after[0]).not.toBe(once[0]);
+  });
   it('uses the file name like audio_only, or the ISRC alone', () => {
     const d = draft('a/b/Cafe\u0301.wav', { isrc: isrc('USRC17607839') });
     expect(assignOuterIds([d], { kind: 'file-name' })[0]!.outerId!.value).toBe('Café');

@@ -145,6 +145,25 @@ describe('validateDelivery()', () => {
       ],
     ]);
   });
+  it('follows the library: a split offered once a part is credited alone, gone once it is not', () => {
+    const duet = withId('a.wav', 'A', {
+      artists: fromTag([{ name: 'Jay-Z & Alicia Keys', role: 'Main' }]),
+    });
+    const plain = withId('c.wav', 'C', {
+      artists: fromTag([{ name: 'Ava Brandt', role: 'Main' }]),
+    });
+    const solo = withId('b.wav', 'B', { artists: fromTag([{ name: 'Jay-Z', role: 'Main' }]) });
+    // The same draft objects validated again and again, as the app does after each change.
+    expect(validateDelivery([duet, plain])).toEqual([[], []]);
+    expect(validateDelivery([duet, plain, solo])[0]!.map(splitOf)).toHaveLength(1);
+    expect(validateDelivery([duet, plain])).toEqual([[], []]);
+  });
+  it('gives each call its own findings: duplicates found once never stay on a track', () => {
+    const a = withId('a/1.wav', 'X');
+    const b = withId('b/1.wav', 'X');
+    expect(fields(validateDelivery([a, b])[0]!)).toEqual(['error:outer_id']);
+    expect(validateDelivery([a])).toEqual([[]]);
+  });
   it('rejects an outer_id used twice, naming the other file', () => {
     const result = validateDelivery([
       withId('a/1.wav', 'X'),
