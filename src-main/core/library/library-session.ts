@@ -47,6 +47,9 @@ import {
 import { type LibrarySession, type SessionRow, SessionRowSchema } from './session-schema.js';
 import { migrateV1Session } from './session-v1.js';
 
+/** The most rows a journal line may hold: a longer line would not load. */
+const lineRowLimit = 1_000;
+
 /**
  * A journal line, its rows checked apart (a few at a time). Lines saved before patches were cut
  * smaller hold up to a thousand rows: still read.
@@ -56,7 +59,7 @@ const LineSchema = v.strictObject({
   seq: v.number(),
   patch: v.strictObject({
     ...LibraryPatchSchema.entries,
-    rows: v.pipe(v.array(v.unknown()), v.maxLength(1_000)),
+    rows: v.pipe(v.array(v.unknown()), v.maxLength(lineRowLimit)),
   }),
   files: v.array(FileSchema),
 });
@@ -119,6 +122,41 @@ function swapPath(dataDir: string): string {
 
 /** The journal outgrows a quarter of its base (and this floor) before it is folded in. */
 const compactFloorBytes = 4 * 1024 * 1024;
+
+/**
+ * How long saves must pause before a journal past a quarter of its base is folded in. While
+ * saves keep coming (files being added: each batch of tags read is a save), a fold waits until
+ * the journal outgrows its whole base: each fold copies the whole base, and folding at every
+ * quarter while 100,000 rows arrive copies the library over many times.
+ */
+const compactQuietMs = 1_000;
+
+/** The fold waiting for saves to pause, by data directory. */
+const pendingFolds = new Map<string, NodeJS.Timeout>();
+
+/** How far a journal has grown: past its whole base, past a quarter of it, or neither. */
+function outgrowth(journal: Journal): 'base' | 'quarter' | null {
+  if (journal.journalBytes > Math.max(compactFloorBytes, journal.baseBytes)) return 'base';
+  if (journal.journalBytes > Math.max(compactFloorBytes, journal.baseBytes / 4)) return 'quarter';
+  return null;
+}
+
+/**
+ * Folds the journal in after a save, in turn with the saves that follow it: at once when it
+ * outgrew its base, else once saves pause (`compactQuietMs`).
+ */
+function foldAfterSave(dataDir: string, grown: 'base' | 'quarter' | null): void {
+  clearTimeout(pendingFolds.get(dataDir));
+  pendingFolds.delete(dataDir);
+  if (!grown) return;
+  const fold = () => {
+    pendingFolds.delete(dataDir);
+    void serial(dataDir, () => compact(dataDir)).catch(() => undefined);
+  };
+  if (grown === 'base') return fold();
+  // Not holding the process open: a journal left unfolded is folded after the next save.
+  pendingFolds.set(dataDir, setTimeout(fold, compactQuietMs).unref());
+}
 
 /** What main knows of a data directory's session between saves: no rows, only their ids. */
 interface Journal {
@@ -476,13 +514,19 @@ export function saveLibrarySession(
 /**
  * Saves what changed since the last save: appends the patch (with the paths of the files its rows
  * name) to the journal and flushes it. A patch that leaves fewer tracks keeps the session before
- * it first. The journal is folded into the base after the save, once it outgrows the base.
+ * it first. The journal is folded into the base after the save (`foldAfterSave`).
  */
 export function patchLibrarySession(
   dataDir: string,
   grants: FileGrants,
   patch: LibraryPatch,
 ): Promise<void> {
+  if (patch.rows.length > lineRowLimit) {
+    // The router lets through a hundred at most; a longer line would be dropped at the next load.
+    return Promise.reject(
+      new CourierError('invalid_input', `A save holds ${lineRowLimit} rows at most.`),
+    );
+  }
   const saved = serial(dataDir, async () => {
     const before = await journalOf(dataDir);
     // Copied only when rows go: the ids of 100,000 rows are not copied for each edit.
@@ -511,13 +555,10 @@ export function patchLibrarySession(
     journal.seq++;
     journal.ids = after;
     journal.journalBytes += Buffer.byteLength(text);
-    return journal.journalBytes > Math.max(compactFloorBytes, journal.baseBytes / 4);
+    return outgrowth(journal);
   });
-  // Folded after the save answers, in turn with the saves that follow it.
   void saved.then(
-    (outgrown) => {
-      if (outgrown) void serial(dataDir, () => compact(dataDir)).catch(() => undefined);
-    },
+    (grown) => foldAfterSave(dataDir, grown),
     () => undefined,
   );
   return saved.then(() => undefined);

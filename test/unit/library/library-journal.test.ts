@@ -132,6 +132,52 @@ describe('the library journal', () => {
     // 27 MB saved and folded several times over: seconds on a busy 2-core machine.
   }, 30_000);
 
+  it('while saves keep coming, folds only a journal past its base; once they pause, the rest', async () => {
+    const grants = new FileGrants();
+    const lyrics = 'la '.repeat(1500);
+    // Saves as the app sends them: a hundred rows at most each (`patchRowLimit`).
+    const add = async (from: number, to: number) => {
+      for (let start = from; start < to; start += 100) {
+        const rows = Array.from({ length: 100 }, (_, i) =>
+          row(`r${start + i}`, `Track ${start + i}`, lyrics),
+        );
+        await patchLibrarySession(dir, grants, { rows, removed: [] });
+      }
+    };
+    const baseRows = async () => (await readHeader(sessionPath(dir)))?.rows ?? 0;
+    const foldedTo = async (rows: number) => {
+      const until = Date.now() + 10_000;
+      while ((await baseRows()) < rows && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return baseRows();
+    };
+    // A library of 4,000 rows (~19 MB), most of it folded into the base (a journal under the
+    // 4 MiB floor stays a journal).
+    await add(0, 4000);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const base = await baseRows();
+    expect(base).toBeGreaterThanOrEqual(3000);
+    // Files being added: 2,000 more rows, half the base, with no pause between saves.
+    await add(4000, 6000);
+    // Past a quarter of the base but not past it: not folded while saves may still come.
+    expect(await baseRows()).toBe(base);
+    // Saves paused: folded in a moment, and nothing lost.
+    expect(await foldedTo(6000)).toBe(6000);
+    expect((await stat(journalPath(dir))).size).toBe(0);
+    expect((await loadLibrarySession(dir, grants)).session!.rows).toHaveLength(6000);
+  }, 60_000);
+
+  it('refuses a save of more rows than a journal line loads, writing nothing', async () => {
+    const grants = new FileGrants();
+    await patchLibrarySession(dir, grants, { rows: [row('a', 'One')], removed: [] });
+    const rows = Array.from({ length: 1001 }, (_, i) => row(`r${i}`, `Track ${i}`));
+    await expect(patchLibrarySession(dir, grants, { rows, removed: [] })).rejects.toThrow(
+      /1000 rows at most/,
+    );
+    expect(await titles(dir)).toEqual(['a:One']);
+  });
+
   it('skips lines the base already holds when a crash left them after a compaction', async () => {
     const grants = new FileGrants();
     await patchLibrarySession(dir, grants, {
