@@ -48,6 +48,53 @@ describe('library', () => {
     ]);
   });
 
+  it('asks every picked file its size before reading any, in slices the page can paint between', async () => {
+    // A picked File answers its first size question with a blocking round trip (~1 ms here).
+    const asked: string[] = [];
+    const slow = (relativePath: string): PickedFile => {
+      const file = new File(['x'], relativePath.split('/').pop()!);
+      Object.defineProperty(file, 'size', {
+        get() {
+          asked.push(relativePath);
+          const until = performance.now() + 1;
+          while (performance.now() < until);
+          return 1;
+        },
+      });
+      return { file, relativePath };
+    };
+    const picked = Array.from({ length: 40 }, (_, i) =>
+      slow(`A/${String(i).padStart(2, '0')}.flac`),
+    );
+    let askedBeforeReading = -1;
+    const library = new LibraryState(
+      fakeApi(),
+      () => ({
+        async read(list, onResult) {
+          if (askedBeforeReading < 0) askedBeforeReading = asked.length;
+          for (const item of list) {
+            onResult(item.key, {
+              file: item.relativePath,
+              draft: fakeDraft(item.relativePath, { title: 'One' }),
+              findings: [],
+            });
+          }
+        },
+      }),
+      { saveDelayMs: 5, flushDelayMs: 0 },
+    );
+    let seenBetween = -1;
+    setTimeout(() => (seenBetween = library.sizedDone), 0);
+    await library.add(picked);
+    await library.settled();
+    expect(askedBeforeReading).toBe(40);
+    // The page got a turn while sizes were asked: some files were asked, not all.
+    expect(seenBetween).toBeGreaterThan(0);
+    expect(seenBetween).toBeLessThan(40);
+    expect([library.sizedDone, library.sizedTotal]).toEqual([0, 0]);
+    expect(library.rows.filter((r) => r.status === 'ready')).toHaveLength(40);
+  });
+
   it('adds a file picked twice once, and lists what is not audio', async () => {
     const { library } = await libraryWith({ 'A/01.flac': { title: 'One', isrc: 'GBAYE2100001' } });
     await library.add([pick('A/01.flac'), pick('A/cover.jpg'), pick('A/old.tak')]);
