@@ -173,11 +173,12 @@ export class LibraryState {
   #placed = $state.raw<readonly LibraryRow[]>([]);
 
   /** Replaces the rows; `samePlaces` when every row keeps its id and index. */
-  #setRows(rows: LibraryRow[], samePlaces: boolean): void {
+  /** Sets the rows; `read`: they are a batch of tags read (validated less often while reading). */
+  #setRows(rows: LibraryRow[], samePlaces: boolean, read = false): void {
     this.#rows = rows;
     if (!samePlaces) this.#placed = rows;
     this.standing = null;
-    this.#scheduleValidation();
+    this.#scheduleValidation(read);
   }
 
   /**
@@ -201,6 +202,11 @@ export class LibraryState {
     return map;
   });
   #validationPending = false;
+  /** A validation held back while files are read (`#scheduleValidation`). */
+  #validationTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the last validation ended, and how long it took (ms). */
+  #validatedAt = 0;
+  #validationCost = 0;
   ignored = $state.raw<SkippedFile[]>([]);
   busy = $state(false);
   error = $state('');
@@ -477,7 +483,7 @@ export class LibraryState {
       this.readDone = 0;
       this.readTotal = 0;
     }
-    this.#setRows(rows, true);
+    this.#setRows(rows, true, true);
     this.#scheduleSave();
     // Validation is scheduled the same way, earlier: this runs after it.
     afterPaint(() => (this.#flushCost = performance.now() - started));
@@ -491,22 +497,44 @@ export class LibraryState {
     await this.validated();
   }
 
-  #scheduleValidation(): void {
-    if (this.#validationPending) return;
-    this.#validationPending = true;
+  #scheduleValidation(read = false): void {
     const run = () => {
+      this.#validationTimer = undefined;
       if (this.#validationPending) this.validateNow();
     };
-    // After the next paint: the frame that shows the edit is not held up by validation.
-    afterPaint(run);
+    if (this.#validationPending) {
+      // Reading is over, or the user changed something: the validation held back runs now.
+      if (this.#validationTimer && (!read || this.readTotal === 0)) {
+        clearTimeout(this.#validationTimer);
+        this.#validationTimer = undefined;
+        afterPaint(run);
+      }
+      return;
+    }
+    this.#validationPending = true;
+    // While files are read, tags arrive in batches every moment and each validation covers the
+    // whole library (a second at 100,000 tracks): it takes a twentieth of the page's time then,
+    // the findings following the rows by a few seconds, and comes at once after the last batch.
+    const wait =
+      read && this.readTotal > 0
+        ? this.#validatedAt + 19 * this.#validationCost - performance.now()
+        : 0;
+    // Else after the next paint: the frame that shows the edit is not held up by validation.
+    if (wait > 0) this.#validationTimer = setTimeout(() => afterPaint(run), wait);
+    else afterPaint(run);
   }
 
   /** Validates the library now (the findings otherwise follow a change by one frame). */
   validateNow(): Map<string, Finding[]> {
+    const started = performance.now();
     this.#validationPending = false;
+    clearTimeout(this.#validationTimer);
+    this.#validationTimer = undefined;
     const { findings, albums } = computeFindings(this.#rows, this.#rules);
     this.findings = findings;
     this.albums = albums;
+    this.#validatedAt = performance.now();
+    this.#validationCost = this.#validatedAt - started;
     return this.findings;
   }
 
