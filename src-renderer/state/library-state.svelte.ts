@@ -26,7 +26,7 @@ import { withAcceptance } from '../../src-main/core/model/masters.js';
 import { assignOuterIds } from '../../src-main/core/model/outer-id.js';
 import type { FileReadResult } from '../../src-main/core/model/read-result.js';
 import type { DraftTrack, Finding, ValueSource } from '../../src-main/core/model/track.js';
-import { validateLibrary } from '../../src-main/core/model/validate.js';
+import { validateLibrary,ValidationMemo } from '../../src-main/core/model/validate.js';
 import type {
   CourierApi,
   Envelope,
@@ -202,6 +202,8 @@ export class LibraryState {
     return map;
   });
   #validationPending = false;
+  /** What the last validation worked out per draft, for the next one. */
+  readonly #memo = new ValidationMemo();
   /** A validation held back while files are read (`#scheduleValidation`). */
   #validationTimer: ReturnType<typeof setTimeout> | undefined;
   /** When the last validation ended, and how long it took (ms). */
@@ -530,7 +532,7 @@ export class LibraryState {
     this.#validationPending = false;
     clearTimeout(this.#validationTimer);
     this.#validationTimer = undefined;
-    const { findings, albums } = computeFindings(this.#rows, this.#rules);
+    const { findings, albums } = computeFindings(this.#rows, this.#rules, this.#memo);
     this.findings = findings;
     this.albums = albums;
     this.#validatedAt = performance.now();
@@ -1088,11 +1090,12 @@ function withOuterIds(rows: LibraryRow[]): LibraryRow[] {
 function computeFindings(
   rows: readonly LibraryRow[],
   rules: DeliveryRules | null,
+  memo: ValidationMemo,
 ): { findings: Map<string, Finding[]>; albums: { review: AlbumsReview; ids: string[] } } {
   const result = new Map<string, Finding[]>();
   const ready = rows.filter((row) => row.status === 'ready');
   const drafts = ready.map((row) => row.draft);
-  const validation = validateLibrary(drafts);
+  const validation = validateLibrary(drafts, undefined, memo);
   ready.forEach((row, i) => {
     const list = [
       ...withAcceptance(row.readFindings, row.acceptCutShort),

@@ -125,38 +125,57 @@ export function validateTrack(
   return findings;
 }
 
-// Drafts are immutable: a draft's own findings, worked out once, stay right as long as no
-// evidence about names can change them (none of its credits has a mark to split at). A library
-// of 100,000 tracks revalidated after every batch of reads works out only the new drafts'.
-const ownFindings = new WeakMap<DraftTrack, readonly Finding[]>();
+/** What validation works out of one draft alone: its own findings and the keys it is grouped by. */
+interface DraftFacts {
+  /** `validateTrack`'s findings; absent when a credit could split with new evidence. */
+  own?: readonly Finding[];
+  outerId?: string;
+  isrc?: string;
+}
 
-/** `validateTrack`, from the cache when the library's evidence cannot change it; a new array. */
-function trackFindings(draft: DraftTrack, evidence: ArtistEvidence): Finding[] {
-  const cached = ownFindings.get(draft);
-  if (cached) return [...cached];
+function factsOf(draft: DraftTrack): DraftFacts {
+  const outerId = draft.outerId?.value.trim();
+  const isrc = draft.isrc && normalizeIsrc(draft.isrc.value);
+  return {
+    ...(outerId ? { outerId } : {}),
+    ...(isrc && isValidIsrc(isrc) ? { isrc } : {}),
+  };
+}
+
+/**
+ * What a library's last validation worked out per draft, for the next one. Drafts are immutable:
+ * a draft's own findings stay right as long as no evidence about names can change them (none of
+ * its credits has a mark to split at), so a library of 100,000 tracks revalidated after an edit
+ * works out only the edited drafts'. It holds the last validation's drafts only, in a plain Map
+ * (many WeakMap entries slow every garbage collection of the page that owns them).
+ */
+export class ValidationMemo {
+  #last = new Map<DraftTrack, DraftFacts>();
+  #next = new Map<DraftTrack, DraftFacts>();
+
+  /** The draft's facts, from the last validation when it had this draft. */
+  facts(draft: DraftTrack): DraftFacts {
+    const facts = this.#last.get(draft) ?? this.#next.get(draft) ?? factsOf(draft);
+    this.#next.set(draft, facts);
+    return facts;
+  }
+
+  /** Ends a validation: what it worked out is what the next one starts from. */
+  done(): void {
+    this.#last = this.#next;
+    this.#next = new Map();
+  }
+}
+
+/** `validateTrack`, from the facts when the library's evidence cannot change it; a new array. */
+function trackFindings(draft: DraftTrack, facts: DraftFacts, evidence: ArtistEvidence): Finding[] {
+  if (facts.own) return [...facts.own];
   const found = validateTrack(draft, evidence);
   if (!(draft.artists?.value ?? []).some((artist) => mightSplit(artist.name))) {
-    ownFindings.set(draft, found);
+    facts.own = found;
     return [...found];
   }
   return found;
-}
-
-// The keys a draft is grouped by for the delivery-wide rules, once per draft object.
-const groupKeys = new WeakMap<DraftTrack, { outerId?: string; isrc?: string }>();
-
-function groupKeysOf(draft: DraftTrack): { outerId?: string; isrc?: string } {
-  let keys = groupKeys.get(draft);
-  if (!keys) {
-    const outerId = draft.outerId?.value.trim();
-    const isrc = draft.isrc && normalizeIsrc(draft.isrc.value);
-    keys = {
-      ...(outerId ? { outerId } : {}),
-      ...(isrc && isValidIsrc(isrc) ? { isrc } : {}),
-    };
-    groupKeys.set(draft, keys);
-  }
-  return keys;
 }
 
 /** The keys more than one draft has, with those drafts' indexes (no array for a lone key). */
@@ -197,10 +216,13 @@ export function validateDelivery(drafts: DraftTrack[]): Finding[][] {
 export function validateLibrary(
   drafts: DraftTrack[],
   albums: AlbumsReview = reviewAlbums(drafts),
+  memo: ValidationMemo = new ValidationMemo(),
 ): { tracks: Finding[][]; albums: AlbumsReview } {
   const evidence = artistEvidence(drafts);
-  const findings = drafts.map((draft) => trackFindings(draft, evidence));
-  for (const [id, indexes] of groupBy(drafts, (d) => groupKeysOf(d).outerId)) {
+  const facts = drafts.map((draft) => memo.facts(draft));
+  memo.done();
+  const findings = drafts.map((draft, i) => trackFindings(draft, facts[i]!, evidence));
+  for (const [id, indexes] of groupBy(drafts, (_, i) => facts[i]!.outerId)) {
     for (const i of indexes) {
       findings[i]!.push(
         error(
@@ -210,7 +232,7 @@ export function validateLibrary(
       );
     }
   }
-  for (const [isrc, indexes] of groupBy(drafts, (d) => groupKeysOf(d).isrc)) {
+  for (const [isrc, indexes] of groupBy(drafts, (_, i) => facts[i]!.isrc)) {
     for (const i of indexes) {
       // A shared ISRC is no track's own id: the missing outer_id offers no fix then.
       findings[i] = findings[i]!.map((f) =>

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
 import { albumOf } from '../../../src-main/core/model/albums.js';
-import type { Finding } from '../../../src-main/core/model/track.js';
+import type { DraftTrack, Finding } from '../../../src-main/core/model/track.js';
 import {
   validateDelivery,
   validateLibrary,
   validateTrack,
+  ValidationMemo,
 } from '../../../src-main/core/model/validate.js';
 import { draft, fromTag } from './helpers.js';
 
@@ -145,7 +146,7 @@ describe('validateDelivery()', () => {
       ],
     ]);
   });
-  it('follows the library: a split offered once a part is credited alone, gone once it is not', () => {
+  it('follows the library with a memo: a split offered once a part is credited alone, gone once it is not', () => {
     const duet = withId('a.wav', 'A', {
       artists: fromTag([{ name: 'Jay-Z & Alicia Keys', role: 'Main' }]),
     });
@@ -154,15 +155,18 @@ describe('validateDelivery()', () => {
     });
     const solo = withId('b.wav', 'B', { artists: fromTag([{ name: 'Jay-Z', role: 'Main' }]) });
     // The same draft objects validated again and again, as the app does after each change.
-    expect(validateDelivery([duet, plain])).toEqual([[], []]);
-    expect(validateDelivery([duet, plain, solo])[0]!.map(splitOf)).toHaveLength(1);
-    expect(validateDelivery([duet, plain])).toEqual([[], []]);
+    const memo = new ValidationMemo();
+    const validate = (drafts: DraftTrack[]) => validateLibrary(drafts, undefined, memo).tracks;
+    expect(validate([duet, plain])).toEqual([[], []]);
+    expect(validate([duet, plain, solo])[0]!.map(splitOf)).toHaveLength(1);
+    expect(validate([duet, plain])).toEqual([[], []]);
   });
-  it('gives each call its own findings: duplicates found once never stay on a track', () => {
+  it('gives each validation its own findings: duplicates found once never stay on a track', () => {
     const a = withId('a/1.wav', 'X');
     const b = withId('b/1.wav', 'X');
-    expect(fields(validateDelivery([a, b])[0]!)).toEqual(['error:outer_id']);
-    expect(validateDelivery([a])).toEqual([[]]);
+    const memo = new ValidationMemo();
+    expect(fields(validateLibrary([a, b], undefined, memo).tracks[0]!)).toEqual(['error:outer_id']);
+    expect(validateLibrary([a], undefined, memo).tracks).toEqual([[]]);
   });
   it('rejects an outer_id used twice, naming the other file', () => {
     const result = validateDelivery([
