@@ -26,7 +26,7 @@ import { withAcceptance } from '../../src-main/core/model/masters.js';
 import { assignOuterIds } from '../../src-main/core/model/outer-id.js';
 import type { FileReadResult } from '../../src-main/core/model/read-result.js';
 import type { DraftTrack, Finding, ValueSource } from '../../src-main/core/model/track.js';
-import { validateLibrary,ValidationMemo } from '../../src-main/core/model/validate.js';
+import { validateLibrary, ValidationMemo } from '../../src-main/core/model/validate.js';
 import type {
   CourierApi,
   Envelope,
@@ -122,6 +122,7 @@ async function readBeforeGrant(
   );
   return { picked, results };
 }
+
 /** The page's time one slice of `askSizes` takes at most, in ms (under a frame). */
 const sizesSlice = 8;
 
@@ -172,8 +173,10 @@ export class LibraryState {
    */
   #placed = $state.raw<readonly LibraryRow[]>([]);
 
-  /** Replaces the rows; `samePlaces` when every row keeps its id and index. */
-  /** Sets the rows; `read`: they are a batch of tags read (validated less often while reading). */
+  /**
+   * Replaces the rows; `samePlaces` when every row keeps its id and index; `read` when they are
+   * a batch of tags read (validated less often while reading).
+   */
   #setRows(rows: LibraryRow[], samePlaces: boolean, read = false): void {
     this.#rows = rows;
     if (!samePlaces) this.#placed = rows;
