@@ -7,6 +7,7 @@
 import type { LedgerEntry } from '../ledger/catalog-ledger.js';
 import { albumOf } from '../model/albums.js';
 import type { Track } from '../model/track.js';
+import { withFields } from '../objects.js';
 import type { LocalFile, PlannedAudio, PlannedTrack } from './plan.js';
 
 /** Where a track stands against the catalog. */
@@ -228,7 +229,7 @@ export function catalogChanges(args: {
         delivery: entry.delivery,
       });
     }
-    const planned = merged ? { ...original, track: merged.body } : original;
+    const planned = merged ? withFields(original, { track: merged.body }) : original;
     const album = original.album?.label ?? albumOf({ file: original.path ?? '' }).label;
     const base = {
       ...(planned.path ? { path: planned.path } : {}),
@@ -237,7 +238,7 @@ export function catalogChanges(args: {
     };
     const file = planned.path ? fileOf.get(planned.path.normalize('NFC')) : undefined;
     if (!planned.track || !entry) {
-      if (planned.track) note({ ...base, state: 'new' }, undefined);
+      if (planned.track) note(withFields(base, { state: 'new' as const }), undefined);
       tracks.push(planned);
       continue;
     }
@@ -245,12 +246,15 @@ export function catalogChanges(args: {
       ? withWas(entry.body, fieldDiff(entry.body, planned.track))
       : { fields: [], removed: [] };
     if (!file || entry.md5 === undefined || entry.md5 !== file.md5) {
-      note({ ...base, state: 'audio', ...diff }, entry);
+      note(withFields(base, { state: 'audio' as const, ...diff }), entry);
       tracks.push(planned);
       continue;
     }
     const same = metadataOf(entry.body) === metadataOf(planned.track);
-    note({ ...base, state: same ? 'unchanged' : 'metadata', ...diff }, entry);
+    note(
+      withFields(base, { state: same ? ('unchanged' as const) : ('metadata' as const), ...diff }),
+      entry,
+    );
     if (args.all) {
       tracks.push(planned);
       continue;
@@ -260,7 +264,7 @@ export function catalogChanges(args: {
       continue;
     }
     metadataOnly.push({
-      track: { ...(planned.track as Track), primary_media: entry.primary_media ?? '' },
+      track: withFields(planned.track as Track, { primary_media: entry.primary_media ?? '' }),
       audio: {
         path: file.path,
         localPath: file.localPath,

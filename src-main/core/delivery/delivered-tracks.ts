@@ -11,6 +11,7 @@ import {
   parseMappingYaml,
 } from '../model/filename-mapping.js';
 import type { Track } from '../model/track.js';
+import { withFields } from '../objects.js';
 import { AUDIO_ROOT } from '../storage/object-key.js';
 import type { DeliveryBatch, DeliveryRecord } from './delivery-record.js';
 
@@ -100,12 +101,13 @@ export function deliveredTracks(
   for (const batch of record.batches) for (const key of batch.keys) requestOf.set(key, batch);
   for (const file of record.files) {
     const request = requestOf.get(file.key) ?? record.batches[0];
-    tracks.push({
-      ...nameOf(file.key),
-      file: file.path,
-      request_index: request?.index ?? 0,
-      request_state: request?.state ?? 'pending',
-    });
+    tracks.push(
+      withFields(nameOf(file.key), {
+        file: file.path,
+        request_index: request?.index ?? 0,
+        request_state: request?.state ?? 'pending',
+      }),
+    );
   }
   return tracks;
 }

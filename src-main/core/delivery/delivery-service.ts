@@ -20,6 +20,7 @@ import { albumOf } from '../model/albums.js';
 import type { CsvEncoding } from '../model/csv-text.js';
 import { applyFileNameMapping, type FileNameMapping } from '../model/filename-mapping.js';
 import type { DraftTrack } from '../model/track.js';
+import { withFields } from '../objects.js';
 import type { Profile } from '../profiles/profile.js';
 import type { CoreServices } from '../services.js';
 import { rulesFor } from '../settings/settings.js';
@@ -1030,7 +1031,7 @@ function changesOnly(
   const replanned = planDelivery({
     ...input,
     folder: plan.record.folder,
-    files: changes.files.map((f) => ({ ...f, ...fingerprints.get(f.path) })),
+    files: changes.files.map((f) => withFields(f, fingerprints.get(f.path) ?? {})),
     ...(request.mode === 'json' ? { tracks: changes.tracks } : {}),
     metadataOnly: changes.metadataOnly,
   });

@@ -10,6 +10,7 @@ import { albumOf } from '../model/albums.js';
 import type { DraftTrack } from '../model/track.js';
 import { showControls } from '../model/user-text.js';
 import { validateLibrary } from '../model/validate.js';
+import { withFields } from '../objects.js';
 import type { LeftOutTrack } from './catalog-changes.js';
 import type { MasterRead } from './masters-check.js';
 import { type LocalFile, type PlanFinding, type PlannedTrack, plannedTrack } from './plan.js';
@@ -78,7 +79,7 @@ export function libraryInput(files: LibraryFile[], withTracks: boolean): Library
       included.push(f);
       continue;
     }
-    const draft = { ...(f.draft ?? {}), file: path };
+    const draft = f.draft ? withFields(f.draft, { file: path }) : { file: path };
     excluded.push({
       path,
       outer_id: draft.outerId?.value.trim() || basename(path),
@@ -96,10 +97,9 @@ export function libraryInput(files: LibraryFile[], withTracks: boolean): Library
   }));
   const input = { dir, files: local, idOfPath, excluded, localPaths };
   if (!withTracks) return { ...input, tracks: [], findings: [] };
-  const drafts: DraftTrack[] = included.map((f, i) => ({
-    ...(f.draft ?? { file: local[i]!.path }),
-    file: local[i]!.path,
-  }));
+  const drafts: DraftTrack[] = included.map((f, i) =>
+    withFields(f.draft ?? { file: local[i]!.path }, { file: local[i]!.path }),
+  );
   const validation = validateLibrary(drafts);
   const tracks = drafts.map((draft, i) =>
     plannedTrack(local[i]!.path, draft, validation.tracks[i] ?? [], included[i]!.cleared),

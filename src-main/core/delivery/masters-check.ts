@@ -9,6 +9,7 @@ import { checkRules, type DeliveryRules } from '../model/delivery-rules.js';
 import { cutShortCode, withAcceptance } from '../model/masters.js';
 import type { FileReadResult } from '../model/read-result.js';
 import type { Finding } from '../model/track.js';
+import { withFields } from '../objects.js';
 import { readFilesKeepingReads } from '../tags/read-cache.js';
 import { scanFiles } from '../tags/scan-folder.js';
 import type { DeliveryMode } from './delivery-record.js';
@@ -83,7 +84,7 @@ export async function readMasters(
   signal?: AbortSignal,
 ): Promise<Map<string, MasterRead>> {
   const options = signal ? { signal } : {};
-  const listed = files.map((f) => ({ ...f, mtimeMs: f.mtimeMs ?? -1 }));
+  const listed = files.map((f) => withFields(f, { mtimeMs: f.mtimeMs ?? -1 }));
   const results = reads
     ? await readFilesKeepingReads(dir, listed, reads, options)
     : await scanFiles(
@@ -117,14 +118,14 @@ export function applyMasterChecks(
       const own = t.findings.filter((f) => f.code !== cutShortCode);
       // Most masters pass: their tracks stay as they are, not copied, 100,000 of them at once.
       if (check.findings.length === 0 && own.length === t.findings.length) return t;
-      return { ...t, findings: [...own, ...check.findings] };
+      return withFields(t, { findings: [...own, ...check.findings] });
     });
     const rest = [...checks].filter(([path]) => !placed.has(path));
     return {
       tracks: next,
       findings: [
         ...findings,
-        ...rest.flatMap(([path, c]) => c.findings.map((f) => ({ ...f, path }))),
+        ...rest.flatMap(([path, c]) => c.findings.map((f) => withFields(f, { path }))),
       ],
     };
   }
@@ -132,7 +133,7 @@ export function applyMasterChecks(
     tracks,
     findings: [
       ...findings,
-      ...[...checks].flatMap(([path, c]) => c.findings.map((f) => ({ ...f, path }))),
+      ...[...checks].flatMap(([path, c]) => c.findings.map((f) => withFields(f, { path }))),
     ],
   };
 }

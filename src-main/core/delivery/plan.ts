@@ -17,6 +17,7 @@ import {
 import { draftToTrack, maxTracksPerRequest, type TrackBody } from '../model/ingestion-body.js';
 import type { DraftTrack, Finding, Track } from '../model/track.js';
 import { quoted } from '../model/user-text.js';
+import { withFields } from '../objects.js';
 import { AUDIO_ROOT, deliveryKey } from '../storage/object-key.js';
 import type { CatalogSummary } from './catalog-changes.js';
 import {
@@ -233,7 +234,7 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
         block(unsupportedAudioMessage, file.path);
       }
       keyOf.set(nfcPath, key);
-      files.push({ ...file, key, state: 'pending' });
+      files.push(withFields(file, { key, state: 'pending' as const }));
     }
     for (const [name, paths] of byName) {
       if (paths.length < 2) continue;
@@ -301,7 +302,7 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
     for (const planned of input.tracks ?? []) {
       for (const f of planned.findings) {
         if (f.level === 'error' && f.field === 'primary_media' && !download) continue;
-        const finding = { ...f, ...(planned.path ? { path: planned.path } : {}) };
+        const finding = planned.path ? withFields(f, { path: planned.path }) : { ...f };
         if (!said.has(findingKey(finding))) findings.push(finding);
       }
       if (!planned.track) continue;

@@ -3,6 +3,7 @@
  * throttled progress events that update it). Projections of the record and of the run's events,
  * shared by every door; History's item is `history-item.ts`.
  */
+import { withFields } from '../objects.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import type { DeliveryMode } from './delivery-summary.js';
 import type { DeliveryEvent } from './run-delivery.js';
@@ -210,11 +211,11 @@ export function snapshotOf(
   const files = record.files.map((f): TransferFile => {
     const done = accepted.has(batchOfKey.get(f.key) ?? -1);
     const base = { key: f.key, path: f.path, size: f.size, confirmedBytes: done ? f.size : 0 };
-    if (done) return { ...base, state: 'done' };
+    if (done) return withFields(base, { state: 'done' as const });
     if (f.state === 'failed' && !retried.has(f.key)) {
-      return { ...base, state: 'failed', ...(f.error ? { error: f.error } : {}) };
+      return withFields(base, { state: 'failed' as const, ...(f.error ? { error: f.error } : {}) });
     }
-    return { ...base, state: 'queued' };
+    return withFields(base, { state: 'queued' as const });
   });
   const acceptedBefore = files.reduce((n, f) => n + f.confirmedBytes, 0);
   return {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 
+import { withFields } from '../objects.js';
 import type { Bucket } from './bucket.js';
 import type { Entry, EntryStore } from './entry-store.js';
 import { VOCABULARY } from './vocabulary.js';
@@ -95,7 +96,7 @@ export class Processing {
     for (const [catalogId, outerId, version] of keys) {
       const entry = this.entries.get(catalogId, outerId);
       if (!entry || entry.state !== from || entry.updated_at !== version) continue;
-      changed.push({ ...entry, state: to, updated_at: Math.max(this.now(), version + 1) });
+      changed.push(withFields(entry, { state: to, updated_at: Math.max(this.now(), version + 1) }));
     }
     if (changed.length > 0) await this.entries.put(changed);
     return changed.map((e) => [e.catalog_id, e.outer_id, e.updated_at]);
@@ -106,12 +107,9 @@ export class Processing {
     const ready = this.entries.inState('analyzed');
     if (ready.length === 0) return;
     const runAt = this.now();
-    const done = ready.map((e) => ({
-      ...e,
-      state: 'available' as const,
-      updated_at: runAt,
-      tags: tagsFor(e.outer_id),
-    }));
+    const done = ready.map((e) =>
+      withFields(e, { state: 'available' as const, updated_at: runAt, tags: tagsFor(e.outer_id) }),
+    );
     const byCatalog = new Map<string, Entry[]>();
     for (const entry of done) {
       const list = byCatalog.get(entry.catalog_id);

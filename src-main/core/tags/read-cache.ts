@@ -13,6 +13,7 @@ import { app } from '../app-info.js';
 import { readJsonIfExists, writeStreamAtomic } from '../files/atomic-file.js';
 import { listLocalFiles } from '../files/local-files.js';
 import type { FileReadResult } from '../model/read-result.js';
+import { withFields } from '../objects.js';
 import { scanFiles, type ScanOptions } from './scan-folder.js';
 
 /** Changed whenever what is kept changes shape. */
@@ -97,7 +98,9 @@ export async function readFilesKeepingReads(
   );
   // Results keep their order; the scan's own name for a file may differ from `path` (a file
   // outside `root`), so the listed path is what they are known by.
-  const fresh = new Map(read.map((r, i) => [toRead[i]!.path, { ...r, file: toRead[i]!.path }]));
+  const fresh = new Map(
+    read.map((r, i) => [toRead[i]!.path, withFields(r, { file: toRead[i]!.path })]),
+  );
   const results: Array<FileReadResult | undefined> = [];
   const kept: Array<[string, KeptRead]> = [];
   for (const f of files) {
