@@ -178,7 +178,9 @@ async function child(): Promise<void> {
   accepted = record.batches.filter((b) => b.state === 'accepted').length;
   if (role === 'first') {
     await new Promise<void>((resolve) => (onHalf = resolve));
+    trace?.mark('half');
     const opened = await open();
+    trace?.mark('History and Transfers opened');
     const line: ChildLine = {
       kind: 'half',
       tokenRequests: api.tokenRequests,
@@ -245,7 +247,7 @@ function memoryTrace(role: string) {
     gc?.();
     const after = gc ? process.memoryUsage() : undefined;
     console.error(
-      `mem ${role} ${label}: rss ${mb(before.rss)} (peak since last ${mb(since)}) heap ${mb(before.heapUsed)}/${mb(before.heapTotal)}${after ? ` (after gc ${mb(after.heapUsed)}, rss ${mb(after.rss)})` : ''} ext ${mb(before.external)} ab ${mb(before.arrayBuffers)}; peak rss ${mb(peak.rss)} in ${peak.phase}`,
+      `mem ${role} ${label}: rss ${mb(before.rss)} (peak since last ${mb(since)}, max ${mb(process.resourceUsage().maxRSS * 1024)}) heap ${mb(before.heapUsed)}/${mb(before.heapTotal)}${after ? ` (after gc ${mb(after.heapUsed)}, rss ${mb(after.rss)})` : ''} ext ${mb(before.external)} ab ${mb(before.arrayBuffers)}; peak rss ${mb(peak.rss)} in ${peak.phase}`,
     );
     since = 0;
     if (process.env.COURIER_MEM_SNAPSHOT?.split(',').includes(label)) {
