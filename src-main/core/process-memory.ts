@@ -10,10 +10,11 @@ import { setFlagsFromString } from 'node:v8';
 /**
  * Growth past the live objects of the last full collection, in percent, by kind of process. A
  * batch process (the CLI) keeps its memory tight: at a quarter, a 20,000-track delivery peaked at
- * 264–272 MiB instead of 423 MiB, its requests no slower; at a tenth, planning 100,000 tracks
- * peaks at 446–463 MiB instead of 480–494, in the same time. An interactive one (the app's main
- * process, the browser host) answers the window: at a quarter, collecting a 100,000-row library
- * paused it 146–198 ms while saving; at double, 38–45 ms, as with V8's own growth.
+ * 264–272 MiB instead of 423 MiB, its requests no slower; at a tenth, a 100,000-track delivery
+ * peaked at 454 MiB instead of 514 (planning alone: 480–494 MiB at a quarter, 456–463 at 12 %,
+ * 446 at 6 %, in the same time). An interactive one (the app's main process, the browser host)
+ * answers the window: at a quarter, collecting a 100,000-row library paused it 146–198 ms while
+ * saving; at double, 38–45 ms, as with V8's own growth.
  */
 export const HEAP_GROWTH_PERCENT = { batch: 10, interactive: 100 } as const;
 
