@@ -24,8 +24,11 @@ const INDEX_TTL_MS = 10_000;
 export class PickedFileFinder {
   readonly #roots: string[];
   #realRoots: Promise<string[]> | undefined;
-  /** Where a picked top-level folder name was found last time. */
-  readonly #folders = new Map<string, string[]>();
+  /**
+   * Where a picked top-level folder name was found, or is being looked for: the files of one
+   * picked folder are asked for many at a time, and share one walk of the roots.
+   */
+  readonly #folders = new Map<string, Promise<string[]>>();
   /** The last walk's visible files by name, and when it started. */
   #files: { at: number; byName: Promise<Map<string, string[]>> } | undefined;
 
@@ -96,9 +99,21 @@ export class PickedFileFinder {
     return byName;
   }
 
-  async #foldersNamed(name: string): Promise<string[]> {
-    const cached = this.#folders.get(name);
-    if (cached) return cached;
+  #foldersNamed(name: string): Promise<string[]> {
+    let walk = this.#folders.get(name);
+    if (!walk) {
+      const started = this.#walkForFolders(name);
+      // Only hits are remembered: a folder created after a miss must still be found.
+      void started.then((found) => {
+        if (found.length === 0 && this.#folders.get(name) === started) this.#folders.delete(name);
+      });
+      this.#folders.set(name, started);
+      walk = started;
+    }
+    return walk;
+  }
+
+  async #walkForFolders(name: string): Promise<string[]> {
     const found: string[] = [];
     let visited = 0;
     let level = this.#roots.slice();
@@ -118,8 +133,6 @@ export class PickedFileFinder {
       }
       level = next;
     }
-    // Only hits are remembered: a folder created after a miss must still be found.
-    if (found.length > 0) this.#folders.set(name, found);
     return found;
   }
 }

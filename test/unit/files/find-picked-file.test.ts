@@ -2,7 +2,18 @@ import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+// Counts the folders listed, to see how often the roots are walked; every call goes through.
+const listed = vi.hoisted(() => ({ count: 0 }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs/promises')>();
+  const readdir = ((...args: Parameters<typeof fs.readdir>) => {
+    listed.count++;
+    return fs.readdir(...args);
+  }) as typeof fs.readdir;
+  return { ...fs, readdir, default: { ...fs, readdir } };
+});
 
 import {
   isVisibleBelow,
@@ -87,6 +98,22 @@ describe('PickedFileFinder', () => {
     await expect(
       finder.find('token', await claimOf(join(root, '.config', 'token'))),
     ).resolves.toEqual([]);
+  });
+
+  it('walks the roots once for the many files of one picked folder asked at once', async () => {
+    const album = join(root, 'Label', '2024', 'Album');
+    const names = Array.from({ length: 40 }, (_, i) => `${String(i + 2).padStart(2, '0')}.flac`);
+    await Promise.all(names.map((name) => writeFile(join(album, name), `flac ${name}`)));
+    const claims = await Promise.all(names.map((name) => claimOf(join(album, name))));
+    const finder = new PickedFileFinder([root]);
+    const before = listed.count;
+    const found = await Promise.all(
+      names.map((name, i) => finder.find(`Album/${name}`, claims[i]!)),
+    );
+    expect(found).toEqual(names.map((name) => [join(album, name)]));
+    // One walk: the root, Label, 2024 and Album, each listed once.
+    expect(listed.count - before).toBe(4);
+    await Promise.all(names.map((name) => rm(join(album, name))));
   });
 
   it('finds a folder created after a first miss', async () => {
