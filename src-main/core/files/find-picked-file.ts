@@ -104,9 +104,10 @@ export class PickedFileFinder {
     if (!walk) {
       const started = this.#walkForFolders(name);
       // Only hits are remembered: a folder created after a miss must still be found.
-      void started.then((found) => {
-        if (found.length === 0 && this.#folders.get(name) === started) this.#folders.delete(name);
-      });
+      const forget = () => {
+        if (this.#folders.get(name) === started) this.#folders.delete(name);
+      };
+      void started.then((found) => found.length === 0 && forget(), forget);
       this.#folders.set(name, started);
       walk = started;
     }
