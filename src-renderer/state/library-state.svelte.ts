@@ -143,7 +143,7 @@ async function askSizes(
     const until = performance.now() + sizesSlice;
     for (; i < files.length && performance.now() < until; i++) void files[i]!.file.size;
     onProgress(i);
-    if (i < files.length) await new Promise((resolve) => setTimeout(resolve, 0));
+    if (i < files.length) await nextTask();
   }
 }
 
@@ -302,14 +302,16 @@ export class LibraryState {
       // and their content proofs; main grants the chunk with those proofs, and its rows show
       // with their tags. The next chunk is read while main checks this one, and the first rows
       // show while the rest of a big drop is still being read.
+      // Sizes first, in the order the browser listed the files: asked in path order, the same
+      // 100,000 files take the browser half as long again.
+      this.sizedTotal = audio.length;
+      await askSizes(audio, (done) => (this.sizedDone = done));
+      this.sizedTotal = this.sizedDone = 0;
       const collator = new Intl.Collator(undefined, { numeric: true });
       audio.sort((a, b) => collator.compare(a.relativePath, b.relativePath));
       const chunks: PickedFile[][] = [];
       for (let i = 0; i < audio.length; i += grantChunk)
         chunks.push(audio.slice(i, i + grantChunk));
-      this.sizedTotal = audio.length;
-      await askSizes(audio, (done) => (this.sizedDone = done));
-      this.sizedTotal = this.sizedDone = 0;
       const reader = (this.#reader ??= this.makeReader());
       let read = chunks.length > 0 ? readBeforeGrant(reader, chunks[0]!) : undefined;
       for (let i = 0; read; i++) {
@@ -439,8 +441,9 @@ export class LibraryState {
       this.rows = this.rows.map((row) => (revived.has(row.id) ? { ...row, missing: false } : row));
     }
     if (fresh.length > 0) {
-      this.rows = [...this.rows, ...fresh];
+      // Rows waiting for their tags change no finding: validated as a batch read is.
       this.readTotal += fresh.length;
+      this.#setRows([...this.rows, ...fresh], false, true);
       this.#scheduleSave();
     }
     return fresh.map((row) => ({ id: row.id, relativePath: row.draft.file }));
@@ -1057,6 +1060,21 @@ function unreadable(file: string, message: string): FileReadResult {
     draft: null,
     findings: [{ level: 'error', message: `the tags could not be read: ${message}` }],
   };
+}
+
+/**
+ * Resolves in a new task, so the page can handle input and paint in between. Not `setTimeout(0)`:
+ * chained timers wait at least 4 ms each, which 10,000 slices of a large drop would add up.
+ */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
 }
 
 /** Runs `task` in a task just after the next paint (in the next task where nothing paints). */

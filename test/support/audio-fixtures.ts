@@ -4,7 +4,7 @@
  * binary is committed; tests that need these tools skip with a reason when they are missing.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { copyFile, mkdir, rename } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -301,4 +301,26 @@ export async function copyTemplate(template: string, destinations: string[]): Pr
     await mkdir(dirname(destination), { recursive: true });
     await copyFile(template, destination);
   }
+}
+
+/**
+ * A long MP3 (`seconds` of a 256 kb/s sine, some 1.3 MB for 40 s) whose only tag is an ID3v1 tag
+ * in its last 128 bytes giving `title`: its tags are read from its end.
+ */
+export async function makeLongMp3WithTailTag(
+  path: string,
+  title: string,
+  seconds = 40,
+): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await run('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
+    ...['-i', `sine=frequency=440:duration=${seconds}`, '-c:a', 'libmp3lame', '-b:a', '256k'],
+    ...['-id3v2_version', '0', '-map_metadata', '-1', '-f', 'mp3', path],
+  ]);
+  const tag = Buffer.alloc(128);
+  tag.write('TAG', 0, 'latin1');
+  tag.write(title.slice(0, 30), 3, 'latin1');
+  tag[127] = 255;
+  await appendFile(path, tag);
 }
