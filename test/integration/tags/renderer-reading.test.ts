@@ -49,7 +49,7 @@ describe.skipIf(missing.length > 0)('readFileTags() (the renderer tags worker)',
   });
 });
 
-/** A picked file that counts the reads the browser process would serve. */
+/** A picked file (or a group of them) that counts the reads the browser process would serve. */
 class CountedFile extends File {
   reads = 0;
   override arrayBuffer(): Promise<ArrayBuffer> {
@@ -98,19 +98,6 @@ describe.skipIf(missing.length > 0)('readAndProve() (tags and the grant proof, o
   });
 });
 
-/** A group Blob that counts the reads the browser process would serve (slices and reads). */
-class CountedGroup extends Blob {
-  reads = 0;
-  override arrayBuffer(): Promise<ArrayBuffer> {
-    this.reads++;
-    return super.arrayBuffer();
-  }
-  override slice(start?: number, end?: number, type?: string): Blob {
-    this.reads++;
-    return super.slice(start, end, type);
-  }
-}
-
 /**
  * A group whose whole read fails, as Chromium's does when one of its files changed on disk
  * after it was picked; a slice covering `changed` (start, end) fails too, and only those.
@@ -146,7 +133,10 @@ describe.skipIf(missing.length > 0)(
       all.push(join(long, 'Long Two.mp3'));
       const rootOf = (path: string) => (path.startsWith(long) ? long : root);
       const contents = await Promise.all(all.map((path) => readFile(path)));
-      const group = new CountedGroup(contents.map((bytes) => new Uint8Array(bytes)));
+      const group = new CountedFile(
+        contents.map((bytes) => new Uint8Array(bytes)),
+        'group',
+      );
       const files = all.map((path, i) => ({
         relativePath: toRelative(rootOf(path), path),
         size: contents[i]!.length,
@@ -176,7 +166,10 @@ describe.skipIf(missing.length > 0)(
       const small = paths.slice(0, 4);
       const contents = await Promise.all(small.map((path) => readFile(path)));
       expect(contents.every((bytes) => bytes.length <= 256 * 1024)).toBe(true);
-      const group = new CountedGroup(contents.map((bytes) => new Uint8Array(bytes)));
+      const group = new CountedFile(
+        contents.map((bytes) => new Uint8Array(bytes)),
+        'group',
+      );
       const files = small.map((path, i) => ({
         relativePath: toRelative(root, path),
         size: contents[i]!.length,
