@@ -298,15 +298,15 @@ export class LibraryState {
         }
       }
       this.#ignore(skipped);
-      // Path order, in chunks: the tags workers read each chunk's files once, for their tags
-      // and their content proofs; main grants the chunk with those proofs, and its rows show
-      // with their tags. The next chunk is read while main checks this one, and the first rows
-      // show while the rest of a big drop is still being read.
       // Sizes first, in the order the browser listed the files: asked in path order, the same
       // 100,000 files take the browser half as long again.
       this.sizedTotal = audio.length;
       await askSizes(audio, (done) => (this.sizedDone = done));
       this.sizedTotal = this.sizedDone = 0;
+      // Path order, in chunks: the tags workers read each chunk's files once, for their tags
+      // and their content proofs; main grants the chunk with those proofs, and its rows show
+      // with their tags. The next chunk is read while main checks this one, and the first rows
+      // show while the rest of a big drop is still being read.
       const collator = new Intl.Collator(undefined, { numeric: true });
       audio.sort((a, b) => collator.compare(a.relativePath, b.relativePath));
       const chunks: PickedFile[][] = [];
