@@ -6,7 +6,7 @@
  * tokenizer carries the file name, so the parser is chosen by extension as in the CLI's scan.
  * Mapped by core/model exactly as the CLI maps it. A bad file becomes findings, never a throw.
  */
-import { type ByteSource } from '../../../src-main/core/model/block-tokenizer.js';
+import { type ByteSource, bytesSource } from '../../../src-main/core/model/block-tokenizer.js';
 import { contentProof, PROOF_EDGE_BYTES } from '../../../src-main/core/model/file-proof.js';
 import { readAudio } from '../../../src-main/core/model/read-audio.js';
 import { type FileReadResult, readFailure } from '../../../src-main/core/model/read-result.js';
@@ -176,14 +176,12 @@ function groupSlice(group: Blob, start: number, file: GroupedFile, alone: boolea
 /** A file no larger than a block read whole at its first read, its proof and tags sharing it. */
 function readOnce(source: ByteSource): ByteSource {
   if (source.size > cache.blockSize) return source;
-  let whole: Promise<Uint8Array> | undefined;
+  let whole: Promise<ByteSource> | undefined;
   return {
     size: source.size,
     async read(target, position) {
-      whole ??= readRange(source, 0, source.size);
-      const part = (await whole).subarray(position, position + target.length);
-      target.set(part);
-      return part.length;
+      whole ??= readRange(source, 0, source.size).then(bytesSource);
+      return (await whole).read(target, position);
     },
   };
 }
@@ -199,9 +197,7 @@ function heldSource(
       const end = Math.min(position + target.length, source.size);
       const range = held.find((h) => position >= h.start && end <= h.start + h.bytes.length);
       if (!range) return source.read(target, position);
-      const part = range.bytes.subarray(position - range.start, end - range.start);
-      target.set(part);
-      return part.length;
+      return bytesSource(range.bytes).read(target, position - range.start);
     },
   };
 }
