@@ -5,6 +5,7 @@
  * not entered; a link to a file listed like the file, links to folders not followed (loops);
  * sorted by relative path.
  */
+import { type Dirent, readdirSync, type Stats, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
@@ -45,37 +46,76 @@ export function unreadableReason(error: unknown): string {
  */
 const LISTING_CONCURRENCY = 64;
 
-/** Every file under `root`, sorted by relative path; `onSeen` hears the entries seen so far. */
+/** How a folder is listed. */
+export interface ListingOptions {
+  /** Hears the entries seen so far, as each folder is read. */
+  onSeen?: (entries: number) => void;
+  /**
+   * Lists with blocking calls: for a thread with nothing else to do meanwhile (the CLI), where
+   * each stat's trip through the thread pool costs more than the stat (5,000 files: 0.1 s
+   * instead of 0.3 s; never the app's main process).
+   */
+  blocking?: boolean;
+}
+
+/** Every file under `root`, sorted by relative path. */
 export async function listLocalFiles(
   root: string,
-  onSeen?: (entries: number) => void,
+  options: ListingOptions = {},
 ): Promise<LocalFileEntry[]> {
   const files: LocalFileEntry[] = [];
   let seen = 0;
-  const stat1 = async (localPath: string): Promise<void> => {
-    const info = await stat(localPath).catch(() => null);
+  const found = (localPath: string, info: Stats | null) => {
     if (!info?.isFile()) return;
     const path = relativeName(root, localPath);
     files.push({ path, localPath, size: info.size, mtimeMs: info.mtimeMs, kind: fileKind(path) });
   };
-  // The folders are read and their files stat'ed side by side (one at a time, a listing of
-  // thousands of files waits on thousands of round trips through the thread pool), a bounded
-  // number at once.
-  await boundedTasks(LISTING_CONCURRENCY, (add) => {
-    const walk = async (dir: string): Promise<void> => {
-      const entries = await readdir(dir, { withFileTypes: true });
-      seen += entries.length;
-      onSeen?.(seen);
-      for (const entry of entries) {
-        const localPath = join(dir, entry.name);
-        if (entry.isDirectory()) {
-          if (!entry.name.startsWith('.')) add(() => walk(localPath));
-        } else if (entry.isFile() || entry.isSymbolicLink()) add(() => stat1(localPath));
-      }
+  /** A folder's entries: its folders to walk, its files (and links to files) to stat. */
+  const sort = (dir: string, entries: Dirent[]) => {
+    seen += entries.length;
+    options.onSeen?.(seen);
+    const folders: string[] = [];
+    const candidates: string[] = [];
+    for (const entry of entries) {
+      const localPath = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith('.')) folders.push(localPath);
+      } else if (entry.isFile() || entry.isSymbolicLink()) candidates.push(localPath);
+    }
+    return { folders, candidates };
+  };
+  if (options.blocking) {
+    const walk = (dir: string): void => {
+      const { folders, candidates } = sort(dir, readdirSync(dir, { withFileTypes: true }));
+      for (const localPath of candidates) found(localPath, statOrNull(localPath));
+      for (const folder of folders) walk(folder);
     };
-    add(() => walk(root));
-  });
+    walk(root);
+  } else {
+    // The folders are read and their files stat'ed side by side (one at a time, a listing of
+    // thousands of files waits on thousands of round trips through the thread pool), a bounded
+    // number at once.
+    await boundedTasks(LISTING_CONCURRENCY, (add) => {
+      const walk = async (dir: string): Promise<void> => {
+        const { folders, candidates } = sort(dir, await readdir(dir, { withFileTypes: true }));
+        for (const folder of folders) add(() => walk(folder));
+        for (const localPath of candidates) {
+          add(async () => found(localPath, await stat(localPath).catch(() => null)));
+        }
+      };
+      add(() => walk(root));
+    });
+  }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** `statSync`, or null where the entry cannot be stat'ed (gone, a broken link): as `stat` is taken. */
+function statOrNull(localPath: string): Stats | null {
+  try {
+    return statSync(localPath);
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -19,8 +19,8 @@ export interface ScanOptions {
   /** Files parsed at once per thread; parsing waits on reads, so a few overlap well. */
   concurrency?: number;
   /**
-   * Read on this thread with blocking calls (faster where nothing else waits: the CLI; never
-   * the app's main process). Worker threads always do.
+   * List and read on this thread with blocking calls (faster where nothing else waits: the
+   * CLI; never the app's main process). Worker threads always read so.
    */
   blockingReads?: boolean;
   /** Worker threads besides this one (default: one per extra core, at most 3). */
@@ -73,8 +73,13 @@ export async function scanListedFolder(
   let early: ScanWorkers | undefined;
   let listing: LocalFileEntry[];
   try {
-    listing = await listLocalFiles(root, (seen) => {
-      if (!early && seen >= CHUNKS_FOR_WORKERS * chunkSize) early = startScanWorkers(seen, options);
+    listing = await listLocalFiles(root, {
+      onSeen: (seen) => {
+        if (!early && seen >= CHUNKS_FOR_WORKERS * chunkSize)
+          early = startScanWorkers(seen, options);
+      },
+      // Blocking reads are for a thread with nothing else to do: so is the listing.
+      blocking: options.blockingReads === true,
     });
   } catch (error) {
     if (early) stopWorkers(early);
