@@ -167,4 +167,24 @@ describe.skipIf(missing.length > 0)('album-first review in Chromium', () => {
     await page.getByRole('button', { name: 'Undo', exact: true }).click();
     await expect.poll(() => status(odd)).toMatch(/^✕/);
   });
+
+  it('lists every album added in the Album filter, and shows one album alone', async () => {
+    const filter = page.getByRole('combobox', { name: 'Album' });
+    // Harbour Lights was added first, Tide Tables later: the options follow the library.
+    await expect
+      .poll(async () => (await filter.locator('option').allTextContents()).map((t) => t.trim()))
+      .toEqual([
+        'All albums',
+        expect.stringMatching(/^Harbour Lights/),
+        expect.stringMatching(/^Tide Tables/),
+      ]);
+    const tides = await filter.locator('option', { hasText: 'Tide Tables' }).getAttribute('value');
+    await filter.selectOption(tides!);
+    await expect.poll(() => page.locator('[role="row"][data-row-id]').count()).toBe(12);
+    await expect(
+      page.locator('[role="row"][data-row-id]', { hasText: 'Harbour' }).count(),
+    ).resolves.toBe(0);
+    await filter.selectOption('');
+    await expect.poll(() => page.locator('[role="row"][data-row-id]').count()).toBe(24);
+  });
 });
