@@ -71,7 +71,7 @@ export async function listLocalFiles(
     files.push({ path, localPath, size: info.size, mtimeMs: info.mtimeMs, kind: fileKind(path) });
   };
   /** A folder's entries: its folders to walk, its files (and links to files) to stat. */
-  const sort = (dir: string, entries: Dirent[]) => {
+  const classify = (dir: string, entries: Dirent[]) => {
     seen += entries.length;
     options.onSeen?.(seen);
     const folders: string[] = [];
@@ -86,7 +86,7 @@ export async function listLocalFiles(
   };
   if (options.blocking) {
     const walk = (dir: string): void => {
-      const { folders, candidates } = sort(dir, readdirSync(dir, { withFileTypes: true }));
+      const { folders, candidates } = classify(dir, readdirSync(dir, { withFileTypes: true }));
       for (const localPath of candidates) found(localPath, statOrNull(localPath));
       for (const folder of folders) walk(folder);
     };
@@ -97,7 +97,7 @@ export async function listLocalFiles(
     // number at once.
     await boundedTasks(LISTING_CONCURRENCY, (add) => {
       const walk = async (dir: string): Promise<void> => {
-        const { folders, candidates } = sort(dir, await readdir(dir, { withFileTypes: true }));
+        const { folders, candidates } = classify(dir, await readdir(dir, { withFileTypes: true }));
         for (const folder of folders) add(() => walk(folder));
         for (const localPath of candidates) {
           add(async () => found(localPath, await stat(localPath).catch(() => null)));
@@ -109,7 +109,10 @@ export async function listLocalFiles(
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** `statSync`, or null where the entry cannot be stat'ed (gone, a broken link): as `stat` is taken. */
+/**
+ * `statSync`, or null where the entry cannot be stat'ed (gone, a broken link): a failed `stat`
+ * leaves the file out of the thread-pool listing the same way.
+ */
 function statOrNull(localPath: string): Stats | null {
   try {
     return statSync(localPath);
