@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 import { parseFile, parseFromTokenizer } from 'music-metadata';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -132,6 +134,26 @@ describe.skipIf(missing.length > 0)('scanFolder()', () => {
     });
     expect(finishScan(results)).toEqual(entries);
     expect(by).toContain('worker');
+  });
+
+  it('reads a folder of a few thousand files on one thread when it may block, else with workers', async () => {
+    // One file a chunk: a scan that can't block takes workers from 20 files; one that may block
+    // (the CLI's) only from 10,000, as below that a worker's warm-up costs more than it reads.
+    expect(entries.length).toBeGreaterThan(20);
+    const threadsOf = async (blockingReads: boolean) => {
+      const by = new Set<string>();
+      const results = await scanFolder(root, {
+        chunkSize: 1,
+        blockingReads,
+        onChunk: (chunk) => by.add(chunk.by),
+      });
+      expect(finishScan(results)).toEqual(entries);
+      return [...by].sort();
+    };
+    expect(await threadsOf(true)).toEqual(['main']);
+    expect(await threadsOf(false)).toEqual(
+      availableParallelism() > 1 ? ['main', 'worker'] : ['main'],
+    );
   });
 
   it('turns broken and foreign files into findings without stopping', () => {
