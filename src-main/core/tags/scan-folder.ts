@@ -61,6 +61,7 @@ function filesForWorkers(options: ScanOptions): number {
   return CHUNKS_FOR_WORKERS * chunkSizeOf(options);
 }
 
+/** Files per chunk handed to a thread (`chunkSize`, else `CHUNK_SIZE`). */
 function chunkSizeOf(options: ScanOptions): number {
   return Math.max(1, options.chunkSize ?? CHUNK_SIZE);
 }

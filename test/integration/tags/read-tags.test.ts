@@ -136,7 +136,7 @@ describe.skipIf(missing.length > 0)('scanFolder()', () => {
     expect(by).toContain('worker');
   });
 
-  it('reads a folder of a few thousand files on one thread when it may block, else with workers', async () => {
+  it('reads a folder under 10,000 files on its own thread when it may block, else with workers', async () => {
     // One file a chunk: a scan that can't block takes workers from 20 files; one that may block
     // (the CLI's) only from 10,000, as below that a worker's warm-up costs more than it reads.
     expect(entries.length).toBeGreaterThan(20);
