@@ -156,6 +156,18 @@ describe.skipIf(missing.length > 0)('scanFolder()', () => {
     );
   });
 
+  it('stops a scan on its own thread once it is asked to (Ctrl-C in the CLI)', async () => {
+    const controller = new AbortController();
+    const results = await scanFolder(root, {
+      chunkSize: 1,
+      blockingReads: true,
+      signal: controller.signal,
+      onChunk: () => controller.abort(),
+    });
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.length).toBeLessThan(entries.length);
+  });
+
   it('turns broken and foreign files into findings without stopping', () => {
     expect(entry('broken/empty.mp3')).toEqual({
       file: 'broken/empty.mp3',
