@@ -92,7 +92,9 @@ describe('Grid', () => {
         c.textContent?.trim(),
       ),
     ).toEqual(['EP', 'EP']);
-    expect(header.querySelector('[data-column="album_type"]')!.textContent?.trim()).toBe('EP');
+    // The line edited is drawn anew when the edit ends: the header is looked up again.
+    const edited = screen.getByRole('row', { name: /^Album Night Shift/ });
+    expect(edited.querySelector('[data-column="album_type"]')!.textContent?.trim()).toBe('EP');
     await fireEvent.keyDown(table, { key: 'z', ctrlKey: true });
     await tick();
     expect(library.row('id:A/03.flac')!.draft.album?.type).toBeUndefined();
@@ -119,5 +121,51 @@ describe('Grid', () => {
     expect(document.querySelectorAll('.row.selected-row')).toHaveLength(3);
     await fireEvent.mouseDown(cell(1), { button: 0 });
     expect(selected()).toEqual([1]);
+  });
+});
+
+describe('Grid cells', () => {
+  afterEach(cleanup);
+
+  it('shows tag text as text, never as markup, and a file by its name first', async () => {
+    const { grid } = await libraryWith({
+      'Night Shift/01.flac': { title: '<img src=x onerror="alert(1)"> & <b>Bold</b>' },
+    });
+    render(Grid, { grid });
+    await tick();
+    const cell = (id: string) => document.querySelector(`[data-row-id] [data-column="${id}"]`)!;
+    expect(cell('title').textContent).toBe('<img src=x onerror="alert(1)"> & <b>Bold</b>');
+    expect(document.querySelector('[role="grid"] img, [role="grid"] b')).toBeNull();
+    const file = cell('file');
+    expect(file.querySelector('.name')!.textContent).toBe('01.flac');
+    expect(file.querySelector('.folder')!.textContent).toBe('Night Shift/');
+    expect(file.textContent).toBe('Night Shift/01.flac');
+    expect(file.querySelector('.file-name')!.getAttribute('title')).toBe('Night Shift/01.flac');
+    const status = cell('status').querySelector('[role="img"]')!;
+    expect(status.getAttribute('aria-label')).toMatch(/^warning: /);
+    expect(status.textContent).toBe('1');
+    expect(status.querySelector('svg.icon')).not.toBeNull();
+  });
+
+  it('repaints a cell in place when its selection or text changes', async () => {
+    const { grid } = await libraryWith({
+      'A/01.flac': { title: 'One' },
+      'A/02.flac': { title: 'Two' },
+    });
+    render(Grid, { grid });
+    await tick();
+    const title = grid.visible.findIndex((c) => c.id === 'title');
+    const before = document.getElementById(`cell-1-${title}`)!;
+    grid.select({ row: 1, col: title });
+    await tick();
+    const after = document.getElementById(`cell-1-${title}`)!;
+    expect(after).toBe(before);
+    expect(after.classList.contains('selected')).toBe(true);
+    expect(after.classList.contains('active')).toBe(true);
+    expect(after.getAttribute('aria-selected')).toBe('true');
+    grid.select({ row: 0, col: title });
+    await tick();
+    expect(after.classList.contains('selected')).toBe(false);
+    expect(after.getAttribute('aria-selected')).toBe('false');
   });
 });
