@@ -27,6 +27,12 @@ const noCourierCast = {
     'Tests may not cast to CourierApi: fake the door with fakeDoor() (test/fakes/courier-door.ts), which the contract type-checks.',
 };
 
+/** Ways to put a string into the page as markup. */
+const noMarkup = ['innerHTML', 'outerHTML', 'insertAdjacentHTML'].map((property) => ({
+  property,
+  message: 'Put text in the page with textContent or Svelte text, never as markup.',
+}));
+
 const noComponents = {
   group: ['**/components/**'],
   message: 'State modules may not import from components/: move what both need to state/ or lib/.',
@@ -86,6 +92,9 @@ export default tseslint.config(
         'error',
         { paths: [noElectron, ...nodeBuiltins], patterns: [noNode] },
       ],
+      // Tag text is put in the page as text, never parsed as markup (docs/security.md).
+      'no-restricted-properties': ['error', ...noMarkup],
+      'svelte/no-at-html-tags': 'error',
     },
   },
   // State is what components present: it never reaches back into them.
