@@ -56,4 +56,25 @@ describe('lint: process boundaries', { timeout: 60_000 }, () => {
     expect(await boundaryErrors('src-renderer/state/columns.ts', importFs)).not.toEqual([]);
     expect(await boundaryErrors('src-renderer/views/LibraryView.ts', importComponent)).toEqual([]);
   });
+
+  it('forbids the renderer to put text into the page as markup', async () => {
+    const rules = async (filePath: string, code: string) => {
+      const [result] = await eslint.lintText(code, { filePath });
+      return (result?.messages ?? []).map((message) => message.ruleId);
+    };
+    const set = 'export function show(el: Element, text: string) {\n  el.innerHTML = text;\n}\n';
+    expect(await rules('src-renderer/components/grid/paint-cells.ts', set)).toContain(
+      'no-restricted-properties',
+    );
+    const adjacent =
+      'export const show = (el: Element, t: string) => el.insertAdjacentHTML("beforeend", t);\n';
+    expect(await rules('src-renderer/lib/show.ts', adjacent)).toContain('no-restricted-properties');
+    const html =
+      '<script lang="ts">\n  let { text }: { text: string } = $props();\n</script>\n\n<p>{@html text}</p>\n';
+    expect(await rules('src-renderer/components/Show.svelte', html)).toContain(
+      'svelte/no-at-html-tags',
+    );
+    const text = 'export function show(el: Element, text: string) {\n  el.textContent = text;\n}\n';
+    expect(await rules('src-renderer/lib/show.ts', text)).toEqual([]);
+  });
 });
