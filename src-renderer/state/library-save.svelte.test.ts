@@ -21,6 +21,9 @@ describe('the library saved by what changed', () => {
     await library.saveNow();
     expect(api.saved.session?.rows).toHaveLength(5000);
     expect(api.patches.every((p) => p.rows.length <= patchRowLimit)).toBe(true);
+    // A track as read sends its tags once: its original is the draft, sent as 'draft'.
+    expect(api.patches.flatMap((p) => p.rows).every((r) => r.original === 'draft')).toBe(true);
+    expect(api.saved.session?.rows[0]?.original).toEqual(api.saved.session?.rows[0]?.draft);
     const sent = api.patches.length;
 
     const id = library.rows[4321]!.id;
@@ -30,6 +33,9 @@ describe('the library saved by what changed', () => {
     const edit = api.patches.slice(sent);
     expect(edit).toHaveLength(1);
     expect(edit[0]!.rows.map((r) => r.id)).toEqual([id]);
+    // An edited track sends the original it was read with, beside the edit.
+    const original = edit[0]!.rows[0]!.original;
+    expect(original !== 'draft' && original?.title?.value).toBe('Track 4321');
     expect(edit[0]!.removed).toEqual([]);
     expect(JSON.stringify(edit[0]).length).toBeLessThan(5_000);
     // What main holds is the whole library with the edit in its place.

@@ -4,6 +4,7 @@
  */
 import { applyLibraryPatch, type LibraryPatch } from '../../src-main/core/library/library-patch.js';
 import type { LibrarySession } from '../../src-main/core/library/session-schema.js';
+import { sessionRow } from '../../src-main/core/library/session-schema.js';
 import type { AudioProperties } from '../../src-main/core/model/audio-properties.js';
 import type { FileReadResult } from '../../src-main/core/model/read-result.js';
 import type { DraftTrack, Finding } from '../../src-main/core/model/track.js';
@@ -107,7 +108,8 @@ export function fakeApi(
           rows: new Map((door.saved.session?.rows ?? []).map((row) => [row.id, row])),
           ignored: door.saved.session?.ignored ?? [],
         };
-        applyLibraryPatch(library, patch);
+        // Main stores a sent original that is its draft as 'draft' and loads it as the draft.
+        applyLibraryPatch(library, { ...patch, rows: patch.rows.map(sessionRow) });
         door.saved = {
           session: { version: 1, rows: [...library.rows.values()], ignored: library.ignored },
           missing: [],

@@ -3,6 +3,6 @@
  * parsed journal lives, and is collected, on this thread's heap instead of main's.
  */
 import { serveChunks } from '../tags/worker-lanes.js';
-import { foldJournal,type FoldResult } from './library-session.js';
+import { foldJournal, type FoldResult } from './library-session.js';
 
 serveChunks<string, FoldResult>((dataDir) => foldJournal(dataDir));

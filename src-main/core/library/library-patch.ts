@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 
-import { type LibrarySession, LibrarySessionSchema, SessionRowSchema } from './session-schema.js';
+import { type LibrarySession, LibrarySessionSchema, StoredRowSchema } from './session-schema.js';
 
 /**
  * Rows per patch: a save of many rows is sent as several patches, each serialized, parsed and
@@ -23,8 +23,11 @@ const ids = v.pipe(
 
 /** One patch of the library session. */
 export const LibraryPatchSchema = v.strictObject({
-  /** Rows added (appended, in this order) or changed (kept in place), whole. */
-  rows: v.pipe(v.array(SessionRowSchema), v.maxLength(patchRowLimit)),
+  /**
+   * Rows added (appended, in this order) or changed (kept in place), whole, as stored: an
+   * original that is the draft is sent as `'draft'`, not a second time.
+   */
+  rows: v.pipe(v.array(StoredRowSchema), v.maxLength(patchRowLimit)),
   /** Ids of rows taken out. */
   removed: ids,
   /** Every row's id in order, when rows were put back in the middle (an undone Remove). */

@@ -44,7 +44,12 @@ import {
   readHeader,
   type StoredFile,
 } from './session-base.js';
-import { type LibrarySession, type SessionRow, SessionRowSchema } from './session-schema.js';
+import {
+  type LibrarySession,
+  type SessionRow,
+  sessionRow,
+  StoredRowSchema,
+} from './session-schema.js';
 import { migrateV1Session } from './session-v1.js';
 
 /** The most rows a journal line may hold: a longer line would not load. */
@@ -78,9 +83,9 @@ async function parseJournalLine(
   const rows: SessionRow[] = [];
   for (const [i, raw] of parsed.output.patch.rows.entries()) {
     if (i % rowsPerTurn === rowsPerTurn - 1) await turn();
-    const row = v.safeParse(SessionRowSchema, raw);
+    const row = v.safeParse(StoredRowSchema, raw);
     if (!row.success) return undefined;
-    rows.push(row.output);
+    rows.push(sessionRow(row.output));
   }
   return { ...parsed.output, patch: { ...parsed.output.patch, rows } };
 }
@@ -466,7 +471,7 @@ async function keepPrevious(dataDir: string): Promise<void> {
 function fileOf(
   grants: FileGrants,
   checks: ReadonlyArray<Map<string, StoredFile>>,
-  row: SessionRow,
+  row: { id: string },
 ): StoredFile | undefined {
   try {
     const granted = grants.get(row.id);
@@ -482,7 +487,7 @@ function fileOf(
 function grantedFiles(
   dataDir: string,
   grants: FileGrants,
-  rows: readonly SessionRow[],
+  rows: ReadonlyArray<{ id: string }>,
 ): StoredFile[] {
   const checks = [...(unchecked.get(dataDir) ?? [])];
   return rows.flatMap((row) => fileOf(grants, checks, row) ?? []);

@@ -14,7 +14,13 @@ import { StringDecoder } from 'node:string_decoder';
 
 import * as v from 'valibot';
 
-import { LibrarySessionSchema, type SessionRow, SessionRowSchema } from './session-schema.js';
+import {
+  LibrarySessionSchema,
+  type SessionRow,
+  sessionRow,
+  storedRow,
+  StoredRowSchema,
+} from './session-schema.js';
 
 /** A row's file as the session saved it: where it was, and its size and date then. */
 export const FileSchema = v.strictObject({
@@ -22,18 +28,6 @@ export const FileSchema = v.strictObject({
   path: v.string(),
   size: v.number(),
   mtimeMs: v.number(),
-});
-
-/** Where a stored row's `original` says it is its draft. */
-const sameAsDraft = 'draft';
-
-/**
- * A row as the base keeps it: `original` is `'draft'` when it is the draft itself (a track not
- * edited since its tags were read, most of a library), which halves what a reopen reads.
- */
-export const StoredRowSchema = v.strictObject({
-  ...SessionRowSchema.entries,
-  original: v.union([SessionRowSchema.entries.original, v.literal(sameAsDraft)]),
 });
 
 const JournalMarkSchema = v.strictObject({ epoch: v.string(), seq: v.number() });
@@ -58,23 +52,6 @@ const LineSchema = v.strictObject({
 export type BaseHeader = v.InferOutput<typeof HeaderSchema>;
 /** A saved row's file. */
 export type StoredFile = v.InferOutput<typeof FileSchema>;
-type StoredRow = v.InferOutput<typeof StoredRowSchema>;
-
-/** A row as the base keeps it (an original that is its draft written once). */
-export function storedRow(row: SessionRow): StoredRow {
-  if (row.original === null || row.original === row.draft) {
-    return row.original === null ? row : { ...row, original: sameAsDraft };
-  }
-  // Equal in content though not the same object (a row as it came from the page).
-  return JSON.stringify(row.original) === JSON.stringify(row.draft)
-    ? { ...row, original: sameAsDraft }
-    : row;
-}
-
-/** A stored row as the session has it: an original that is its draft is the draft itself. */
-export function sessionRow(row: StoredRow): SessionRow {
-  return row.original === sameAsDraft ? { ...row, original: row.draft } : (row as SessionRow);
-}
 
 /** One base line for a row and its file. */
 export function baseLine(row: SessionRow, file: StoredFile | undefined): string {

@@ -140,3 +140,35 @@ export type LibrarySession = v.InferOutput<typeof LibrarySessionSchema>;
 
 /** One session row. */
 export type SessionRow = v.InferOutput<typeof SessionRowSchema>;
+
+/** Where a stored or sent row's `original` says it is its draft. */
+export const sameAsDraft = 'draft';
+
+/**
+ * A row as it is stored (the base, the journal) and sent to be saved: `original` is `'draft'`
+ * when it is the draft itself (a track not edited since its tags were read, most of a library),
+ * which halves what a save sends and checks and what a reopen reads.
+ */
+export const StoredRowSchema = v.strictObject({
+  ...SessionRowSchema.entries,
+  original: v.union([SessionRowSchema.entries.original, v.literal(sameAsDraft)]),
+});
+
+/** A row as stored or sent to be saved. */
+export type StoredRow = v.InferOutput<typeof StoredRowSchema>;
+
+/** A row as stored (an original that is its draft written once). */
+export function storedRow(row: SessionRow): StoredRow {
+  if (row.original === null || row.original === row.draft) {
+    return row.original === null ? row : { ...row, original: sameAsDraft };
+  }
+  // Equal in content though not the same object (a row as an older page sent it).
+  return JSON.stringify(row.original) === JSON.stringify(row.draft)
+    ? { ...row, original: sameAsDraft }
+    : row;
+}
+
+/** A stored row as the session has it: an original that is its draft is the draft itself. */
+export function sessionRow(row: StoredRow): SessionRow {
+  return row.original === sameAsDraft ? { ...row, original: row.draft } : (row as SessionRow);
+}

@@ -13,8 +13,8 @@ import * as v from 'valibot';
 
 import { CourierError } from '../errors.js';
 import { writeStreamAtomic } from '../files/atomic-file.js';
-import { baseChunks, type BaseHeader, FileSchema, StoredRowSchema } from './session-base.js';
-import { LibrarySessionSchema } from './session-schema.js';
+import { baseChunks, type BaseHeader, FileSchema } from './session-base.js';
+import { LibrarySessionSchema, StoredRowSchema } from './session-schema.js';
 
 const V1Schema = v.strictObject({
   version: v.literal(1),

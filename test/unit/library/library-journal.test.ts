@@ -53,6 +53,23 @@ describe('the library journal', () => {
     expect(loaded).toEqual([untouched, edited]);
   });
 
+  it("loads a saved row whose original was sent as 'draft' with its draft as original, also after the fold", async () => {
+    const read = row('a', 'One');
+    const edited = { ...row('b', 'Deux'), original: row('b', 'Two').draft };
+    await patchLibrarySession(dir, new FileGrants(), {
+      rows: [{ ...read, original: 'draft' }, edited],
+      removed: [],
+    });
+    const line = await readFile(journalPath(dir), 'utf8');
+    expect(line.match(/"One"/g)).toHaveLength(1);
+    const loaded = (await loadLibrarySession(dir, new FileGrants())).session!.rows;
+    expect(loaded).toEqual([{ ...read, original: read.draft }, edited]);
+    expect(loaded[0]!.original).toBe(loaded[0]!.draft);
+    // Folded into the base (a whole save), then loaded again: the same rows.
+    await saveLibrarySession(dir, new FileGrants(), { version: 1, rows: loaded, ignored: [] });
+    expect((await loadLibrarySession(dir, new FileGrants())).session!.rows).toEqual(loaded);
+  });
+
   it('appends an edit as one line naming only the edited row, and loads it applied', async () => {
     await patchLibrarySession(dir, new FileGrants(), {
       rows: [row('a', 'One'), row('b', 'Two'), row('c', 'Three')],
