@@ -1,11 +1,7 @@
 /* eslint-disable svelte/prefer-svelte-reactivity -- Maps and Sets here are local lookups or
    plain caches; state is replaced as whole values, never mutated in place. */
-import {
-  libraryChanges,
-  type LibraryPatch,
-  splitPatch,
-} from '../../src-main/core/library/library-patch.js';
-import { type LibrarySession, sameAsDraft } from '../../src-main/core/library/session-schema.js';
+import { libraryChanges, splitPatch } from '../../src-main/core/library/library-patch.js';
+import { type LibrarySession, sentRow } from '../../src-main/core/library/session-schema.js';
 import {
   type AlbumFieldFix,
   type AlbumReview,
@@ -997,7 +993,7 @@ export class LibraryState {
     const now = { rows: this.rows, ignored: this.ignored };
     const changes = libraryChanges(this.#saved, now);
     if (!changes) return;
-    const patch = { ...changes, rows: changes.rows.map(sentRowOf) };
+    const patch = { ...changes, rows: changes.rows.map((row) => sentRow(sessionRowOf(row))) };
     for (const part of splitPatch(patch)) {
       const result = await this.api.patchLibrary({ patch: part });
       if (!result.ok) {
@@ -1008,15 +1004,6 @@ export class LibraryState {
     }
     this.#saved = now;
   }
-}
-
-/**
- * A row as a save sends it: a track not edited since its tags were read (most of them) sends
- * its original as `'draft'`, not the draft a second time.
- */
-function sentRowOf(row: LibraryRow): LibraryPatch['rows'][number] {
-  const sent = sessionRowOf(row);
-  return row.original === row.draft ? { ...sent, original: sameAsDraft } : sent;
 }
 
 /** A saved row as the page shows it: `missing` when main found its file gone or changed. */

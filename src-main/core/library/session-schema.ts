@@ -142,7 +142,7 @@ export type LibrarySession = v.InferOutput<typeof LibrarySessionSchema>;
 export type SessionRow = v.InferOutput<typeof SessionRowSchema>;
 
 /** Where a stored or sent row's `original` says it is its draft. */
-export const sameAsDraft = 'draft';
+const sameAsDraft = 'draft';
 
 /**
  * A row as it is stored (the base, the journal) and sent to be saved: `original` is `'draft'`
@@ -157,11 +157,20 @@ export const StoredRowSchema = v.strictObject({
 /** A row as stored or sent to be saved. */
 export type StoredRow = v.InferOutput<typeof StoredRowSchema>;
 
-/** A row as stored (an original that is its draft written once). */
+/**
+ * A row as a save sends it: an original that is its draft itself (the same object: a track not
+ * edited since its tags were read) as `'draft'`. Cheap enough for every row of a save.
+ */
+export function sentRow(row: SessionRow): StoredRow {
+  return row.original !== null && row.original === row.draft
+    ? { ...row, original: sameAsDraft }
+    : row;
+}
+
+/** A row as stored (an original that is its draft written once, even if a copy of it). */
 export function storedRow(row: SessionRow): StoredRow {
-  if (row.original === null || row.original === row.draft) {
-    return row.original === null ? row : { ...row, original: sameAsDraft };
-  }
+  const sent = sentRow(row);
+  if (sent !== row || row.original === null) return sent;
   // Equal in content though not the same object (a row as an older page sent it).
   return JSON.stringify(row.original) === JSON.stringify(row.draft)
     ? { ...row, original: sameAsDraft }

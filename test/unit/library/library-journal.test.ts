@@ -19,7 +19,11 @@ import {
   sessionPath,
 } from '../../../src-main/core/library/library-session.js';
 import { readHeader } from '../../../src-main/core/library/session-base.js';
-import type { SessionRow } from '../../../src-main/core/library/session-schema.js';
+import {
+  sentRow,
+  type SessionRow,
+  storedRow,
+} from '../../../src-main/core/library/session-schema.js';
 import { sessionRow } from '../../support/session-rows.js';
 
 const row = (id: string, title: string, lyrics = ''): SessionRow =>
@@ -51,6 +55,16 @@ describe('the library journal', () => {
     expect(base).toContain('"Two"');
     const loaded = (await loadLibrarySession(dir, new FileGrants())).session!.rows;
     expect(loaded).toEqual([untouched, edited]);
+  });
+
+  it("sends an original that is its draft itself as 'draft', and stores a copy of it so too", () => {
+    const read = row('a', 'One');
+    const same = { ...read, original: read.draft };
+    const copy = { ...read, original: { ...read.draft } };
+    expect(sentRow(same).original).toBe('draft');
+    expect(sentRow(copy)).toBe(copy);
+    expect(storedRow(copy).original).toBe('draft');
+    expect(sentRow({ ...read, original: null }).original).toBeNull();
   });
 
   it("loads a saved row whose original was sent as 'draft' with its draft as original, also after the fold", async () => {
