@@ -58,7 +58,7 @@ export interface RowStanding {
 }
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
-const levelRank = (findings: Finding[] | undefined) =>
+const levelRank = (findings: readonly Finding[] | undefined) =>
   findings?.some((f) => f.level === 'error') ? 2 : findings && findings.length > 0 ? 1 : 0;
 
 /** The filtered, sorted (and grouped) lines of the grid over one library. */
@@ -299,7 +299,7 @@ export class GridView extends GridLayout {
   }
 
   /** The findings of a cell (those whose field the column shows). */
-  cellFindings(row: LibraryRow, column: Column): Finding[] {
+  cellFindings(row: LibraryRow, column: Column): readonly Finding[] {
     const all = this.library.findings.get(row.id);
     if (!all || all.length === 0) return [];
     if (column.id === 'status') return all;

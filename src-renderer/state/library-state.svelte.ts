@@ -21,12 +21,12 @@ import {
   unsupportedAudioMessage,
 } from '../../src-main/core/model/audio-formats.js';
 import type { AudioProperties } from '../../src-main/core/model/audio-properties.js';
-import { checkRules, type DeliveryRules } from '../../src-main/core/model/delivery-rules.js';
-import { withAcceptance } from '../../src-main/core/model/masters.js';
+import type { DeliveryRules } from '../../src-main/core/model/delivery-rules.js';
 import { assignOuterIds } from '../../src-main/core/model/outer-id.js';
 import type { FileReadResult } from '../../src-main/core/model/read-result.js';
+import { finish, type Steps } from '../../src-main/core/model/steps.js';
 import type { DraftTrack, Finding, ValueSource } from '../../src-main/core/model/track.js';
-import { validateLibrary, ValidationMemo } from '../../src-main/core/model/validate.js';
+import { ValidationMemo } from '../../src-main/core/model/validate.js';
 import type {
   CourierApi,
   Envelope,
@@ -38,6 +38,7 @@ import type {
 } from '../../src-main/ipc/contract.js';
 import type { TagReader } from '../lib/tags/tag-reader.js';
 import type { Column } from './columns.js';
+import { findingsSteps, type LibraryFindings, noFindings } from './library-findings.js';
 import { type DraftChange, type EditCommand, UndoStack } from './undo-stack.js';
 
 /** Where a row is in its life: tags being read, read, or not readable as audio. */
@@ -189,27 +190,31 @@ export class LibraryState {
    * out just after a change is painted: an edit shows at once, its findings a moment later, so
    * a bulk edit never waits for the whole library to be validated.
    */
-  findings = $state.raw<Map<string, Finding[]>>(new Map());
+  findings = $state.raw<Map<string, readonly Finding[]>>(noFindings.findings);
   /**
    * The albums as reviewed with the findings (`album-review.ts`): which tracks make one album,
    * its track list with gaps, and what is said of the album once. `ids` are the reviewed rows'.
    */
-  albums = $state.raw<{ review: AlbumsReview; ids: string[] }>({
-    review: { albums: [], albumOfTrack: [], trackFindings: new Map() },
-    ids: [],
-  });
+  albums = $state.raw<{ review: AlbumsReview; ids: string[] }>(noFindings.albums);
+  /** The last pass's findings and albums, which the next one hands back where nothing changed. */
+  #found: LibraryFindings = noFindings;
   readonly #albumIndexById = $derived.by(() => {
     const map = new Map<string, number>();
     const { review, ids } = this.albums;
     ids.forEach((id, i) => map.set(id, review.albumOfTrack[i]!));
     return map;
   });
+  /** The rows changed since the last validation started. */
   #validationPending = false;
+  /** A validation is to start after the next paint. */
+  #validationQueued = false;
+  /** The validation under way, run a slice at a time (`#validationStep`). */
+  #validation: Steps<LibraryFindings> | undefined;
   /** What the last validation worked out per draft, for the next one. */
   readonly #memo = new ValidationMemo();
   /** A validation held back while files are read (`#scheduleValidation`). */
   #validationTimer: ReturnType<typeof setTimeout> | undefined;
-  /** When the last validation ended, and how long it took (ms). */
+  /** When the last validation ended, and how long it took (ms of the page's time, not wall). */
   #validatedAt = 0;
   #validationCost = 0;
   ignored = $state.raw<SkippedFile[]>([]);
@@ -506,20 +511,18 @@ export class LibraryState {
   }
 
   #scheduleValidation(read = false): void {
-    const run = () => {
-      this.#validationTimer = undefined;
-      if (this.#validationPending) this.validateNow();
-    };
-    if (this.#validationPending) {
+    this.#validationPending = true;
+    // A pass under way starts the next when it ends; one about to start covers this change.
+    if (this.#validation || this.#validationQueued) return;
+    if (this.#validationTimer) {
       // Reading is over, or the user changed something: the validation held back runs now.
-      if (this.#validationTimer && (!read || this.readTotal === 0)) {
+      if (!read || this.readTotal === 0) {
         clearTimeout(this.#validationTimer);
         this.#validationTimer = undefined;
-        afterPaint(run);
+        this.#queueValidation();
       }
       return;
     }
-    this.#validationPending = true;
     // While files are read, tags arrive in batches every moment and each validation covers the
     // whole library (a second at 100,000 tracks): it takes a twentieth of the page's time then,
     // the findings following the rows by a few seconds, and comes at once after the last batch.
@@ -527,20 +530,67 @@ export class LibraryState {
       read && this.readTotal > 0
         ? this.#validatedAt + 19 * this.#validationCost - performance.now()
         : 0;
-    // Else after the next paint: the frame that shows the edit is not held up by validation.
-    if (wait > 0) this.#validationTimer = setTimeout(() => afterPaint(run), wait);
-    else afterPaint(run);
+    if (wait > 0) {
+      this.#validationTimer = setTimeout(() => {
+        this.#validationTimer = undefined;
+        this.#queueValidation();
+      }, wait);
+    } else this.#queueValidation();
   }
 
-  /** Validates the library now (the findings otherwise follow a change by one frame). */
-  validateNow(): Map<string, Finding[]> {
+  /** Starts a validation after the next paint: the frame that shows an edit is not held up. */
+  #queueValidation(): void {
+    this.#validationQueued = true;
+    afterPaint(() => {
+      this.#validationQueued = false;
+      if (!this.#validationPending) return;
+      this.#validationPending = false;
+      this.#validationCost = 0;
+      this.#validation = findingsSteps(this.#rows, this.#rules, this.#memo, this.#found);
+      this.#validationStep();
+    });
+  }
+
+  /**
+   * Runs the pass under way for a slice of a frame, then lets the page paint and answer input
+   * before the next slice: validating 100,000 tracks takes about a second, never in one piece.
+   */
+  #validationStep = (): void => {
+    const steps = this.#validation;
+    if (!steps) return;
     const started = performance.now();
+    for (;;) {
+      const step = steps.next();
+      if (step.done) {
+        this.#validation = undefined;
+        this.#validationCost += performance.now() - started;
+        this.#validatedAt = performance.now();
+        this.#show(step.value);
+        if (this.#validationPending) this.#scheduleValidation(true);
+        return;
+      }
+      if (performance.now() - started >= validationSlice) break;
+    }
+    this.#validationCost += performance.now() - started;
+    setTimeout(this.#validationStep, 0);
+  };
+
+  /** Shows a pass's findings: what did not change is the same value, and nothing follows it. */
+  #show(found: LibraryFindings): void {
+    this.#found = found;
+    if (this.findings !== found.findings) this.findings = found.findings;
+    if (this.albums !== found.albums) this.albums = found.albums;
+  }
+
+  /** Validates the library now, in one piece (the findings otherwise follow a change shortly). */
+  validateNow(): Map<string, readonly Finding[]> {
+    const started = performance.now();
+    this.#validation?.return(noFindings);
+    this.#validation = undefined;
     this.#validationPending = false;
     clearTimeout(this.#validationTimer);
     this.#validationTimer = undefined;
-    const { findings, albums } = computeFindings(this.#rows, this.#rules, this.#memo);
-    this.findings = findings;
-    this.albums = albums;
+    this.#show(finish(findingsSteps(this.#rows, this.#rules, this.#memo, this.#found)));
     this.#validatedAt = performance.now();
     this.#validationCost = this.#validatedAt - started;
     return this.findings;
@@ -548,7 +598,9 @@ export class LibraryState {
 
   /** Resolves once the findings match the rows. */
   async validated(): Promise<void> {
-    while (this.#validationPending) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (this.#validationPending || this.#validation) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
   }
 
   /** The reviewed album a track belongs to (as of the last validation). */
@@ -1077,6 +1129,9 @@ function nextTask(): Promise<void> {
   });
 }
 
+/** How long a slice of validation runs before the page may paint (ms): half a frame. */
+const validationSlice = 8;
+
 /** Runs `task` in a task just after the next paint (in the next task where nothing paints). */
 function afterPaint(task: () => void): void {
   if (typeof requestAnimationFrame === 'function') {
@@ -1103,38 +1158,3 @@ function withOuterIds(rows: LibraryRow[]): LibraryRow[] {
     return { ...row, draft, original: row.original === row.draft ? draft : row.original };
   });
 }
-
-/**
- * The findings of every row by id: as read (cut-short ones as the user accepted them),
- * validation, masters rules; and the albums as reviewed.
- */
-function computeFindings(
-  rows: readonly LibraryRow[],
-  rules: DeliveryRules | null,
-  memo: ValidationMemo,
-): { findings: Map<string, Finding[]>; albums: { review: AlbumsReview; ids: string[] } } {
-  const result = new Map<string, Finding[]>();
-  const ready = rows.filter((row) => row.status === 'ready');
-  const drafts = ready.map((row) => row.draft);
-  const validation = validateLibrary(drafts, undefined, memo);
-  ready.forEach((row, i) => {
-    const list = [
-      ...withAcceptance(row.readFindings, row.acceptCutShort),
-      ...validation.tracks[i]!,
-      ...(rules ? checkRules(row.audio, rules) : []),
-    ];
-    if (row.missing) list.push(missingFinding);
-    result.set(row.id, list);
-  });
-  for (const row of rows) {
-    if (row.status === 'unreadable') {
-      result.set(row.id, row.missing ? [...row.readFindings, missingFinding] : row.readFindings);
-    }
-  }
-  return { findings: result, albums: { review: validation.albums, ids: ready.map((r) => r.id) } };
-}
-
-const missingFinding: Finding = {
-  level: 'warning',
-  message: 'the file is gone or changed since it was added; add it again to deliver it',
-};

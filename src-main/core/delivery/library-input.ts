@@ -102,7 +102,7 @@ export function libraryInput(files: LibraryFile[], withTracks: boolean): Library
   );
   const validation = validateLibrary(drafts);
   const tracks = drafts.map((draft, i) =>
-    plannedTrack(local[i]!.path, draft, validation.tracks[i] ?? [], included[i]!.cleared),
+    plannedTrack(local[i]!.path, draft, [...(validation.tracks[i] ?? [])], included[i]!.cleared),
   );
   return { ...input, tracks, findings: albumFindings(validation.albums) };
 }

@@ -154,7 +154,7 @@ export async function prepareDelivery(args: {
       });
       const validation = validateLibrary(drafts);
       drafts.forEach((draft, i) => {
-        tracks.push({ track: draftToTrack(draft), findings: validation.tracks[i]! });
+        tracks.push({ track: draftToTrack(draft), findings: [...validation.tracks[i]!] });
       });
       findings.push(...albumFindings(validation.albums));
       merged = mergeCsv([], { header: csv.table.header, rows }, csv.mapping);

@@ -10,6 +10,7 @@
 import { albumOf, placeOf } from './albums.js';
 import { gtinKey, gtinProblem, normalizeGtin } from './gtin.js';
 import { metadataCells } from './metadata-columns.js';
+import { finish, Pace, type Steps } from './steps.js';
 import { artistRoles } from './tags-to-track.js';
 import type { DraftTrack, Finding } from './track.js';
 
@@ -159,10 +160,14 @@ function infoOf(draft: DraftTrack): TrackInfo {
 }
 
 /** Which `albumOf` keys are one album for review (the union of the rules above). */
-function joinedKeys(infos: readonly TrackInfo[]): Groups {
+function* joinedKeys(infos: readonly TrackInfo[]): Steps<Groups> {
   const groups = new Groups();
   const tracksOfKey = new Map<string, number>();
-  for (const { key } of infos) tracksOfKey.set(key, (tracksOfKey.get(key) ?? 0) + 1);
+  const pace = new Pace();
+  for (const { key } of infos) {
+    tracksOfKey.set(key, (tracksOfKey.get(key) ?? 0) + 1);
+    if (pace.step()) yield;
+  }
   // A valid UPC on several tracks is strong evidence of an album of its own.
   const strong = (key: string) =>
     key.startsWith('upc:') && gtinProblem(key.slice(4)) === null && (tracksOfKey.get(key) ?? 0) > 1;
@@ -180,14 +185,17 @@ function joinedKeys(infos: readonly TrackInfo[]): Groups {
       if (title) entry.titles.add(title);
       byFolder.set(folder, entry);
     }
+    if (pace.step()) yield;
   }
   for (const set of byTitle.values()) {
+    if (pace.step(set.size)) yield;
     // Two valid UPCs each on several tracks under one title are two editions, not one album.
     if ([...set].filter(strong).length > 1) continue;
     const [first, ...rest] = set;
     for (const key of rest) groups.join(first!, key);
   }
   for (const { keys: set, titles } of byFolder.values()) {
+    if (pace.step(set.size)) yield;
     // A folder holding one album title (or none) holds one album.
     if (titles.size > 1) continue;
     const [first, ...rest] = set;
@@ -410,20 +418,34 @@ function gapFinding(lines: readonly AlbumLine[]): AlbumFinding | undefined {
  * a warning on each track that disagrees with its album.
  */
 export function reviewAlbums(drafts: readonly DraftTrack[]): AlbumsReview {
-  const infos = drafts.map(infoOf);
-  const keys = infos.map((info) => info.key);
-  const groups = joinedKeys(infos);
+  return finish(reviewAlbumsSteps(drafts));
+}
+
+/** `reviewAlbums`, as steps (`steps.ts`). */
+export function* reviewAlbumsSteps(drafts: readonly DraftTrack[]): Steps<AlbumsReview> {
+  const infos: TrackInfo[] = new Array<TrackInfo>(drafts.length);
+  const keys: string[] = new Array<string>(drafts.length);
+  const pace = new Pace();
+  for (let i = 0; i < drafts.length; i++) {
+    const info = infoOf(drafts[i]!);
+    infos[i] = info;
+    keys[i] = info.key;
+    if (pace.step()) yield;
+  }
+  const groups = yield* joinedKeys(infos);
   const byRoot = new Map<string, number[]>();
-  keys.forEach((key, i) => {
-    const root = groups.find(key);
-    const list = byRoot.get(root) ?? [];
-    list.push(i);
-    byRoot.set(root, list);
-  });
+  for (let i = 0; i < keys.length; i++) {
+    const root = groups.find(keys[i]!);
+    const list = byRoot.get(root);
+    if (list) list.push(i);
+    else byRoot.set(root, [i]);
+    if (pace.step()) yield;
+  }
   const albums: AlbumReview[] = [];
   const albumOfTrack: number[] = new Array<number>(drafts.length);
   const trackFindings = new Map<number, Finding[]>();
   for (const indexes of byRoot.values()) {
+    if (pace.step(indexes.length)) yield;
     const counts = new Map<string, number>();
     for (const i of indexes) counts.set(keys[i]!, (counts.get(keys[i]!) ?? 0) + 1);
     const main = [...counts].reduce((a, b) => (b[1] > a[1] ? b : a))[0];

@@ -28,6 +28,7 @@
  * track lists whole beside other artists of its role (Picard's ARTISTS "Earth, Wind & Fire",
  * "The Emotions") is one name to that tagger: rules 3 and 4 leave it whole everywhere.
  */
+import { finish, Pace, type Steps } from './steps.js';
 import type { ArtistSplitFix, DraftArtist, DraftTrack, ValueSource } from './track.js';
 
 /** The role given to artists found after "feat."/"ft."/"featuring". */
@@ -53,15 +54,22 @@ export interface SplitContext {
 
 /** The evidence the library's credits give about names (rules 3 and 4). */
 export function artistEvidence(drafts: readonly DraftTrack[]): ArtistEvidence {
+  return finish(artistEvidenceSteps(drafts));
+}
+
+/** `artistEvidence`, as steps (`steps.ts`). */
+export function* artistEvidenceSteps(drafts: readonly DraftTrack[]): Steps<ArtistEvidence> {
   const known = new Set<string>();
   const kept = new Set<string>();
-  for (const draft of drafts) {
-    const artists = draft.artists?.value ?? [];
+  const pace = new Pace();
+  for (let i = 0; i < drafts.length; i++) {
+    const artists = drafts[i]!.artists?.value ?? [];
     for (const artist of artists) {
       const name = artist.name.trim().toLowerCase();
       known.add(name);
       if (artists.some((other) => other !== artist && other.role === artist.role)) kept.add(name);
     }
+    if (pace.step()) yield;
   }
   return { known, kept };
 }

@@ -4,13 +4,20 @@
  * positions unique per album and disk); an album's gaps and disagreements are the album's
  * (`album-review.ts`), with a warning only on the tracks that disagree.
  */
-import { type AlbumsReview, reviewAlbums } from './album-review.js';
+import { type AlbumsReview, reviewAlbumsSteps } from './album-review.js';
 import { isNamedAlbum, placeOf } from './albums.js';
-import { type ArtistEvidence, artistEvidence, mightSplit, suggestArtistSplit } from './artists.js';
+import {
+  type ArtistEvidence,
+  artistEvidence,
+  artistEvidenceSteps,
+  mightSplit,
+  suggestArtistSplit,
+} from './artists.js';
 import { dateProblem } from './dates.js';
 import { gtinKey, gtinProblem, normalizeGtin } from './gtin.js';
 import { normalizePosition } from './ingestion-body.js';
 import { isValidIsrc, normalizeIsrc } from './isrc.js';
+import { finish, Pace, type Steps } from './steps.js';
 import type { DraftTrack, Finding } from './track.js';
 import { quoted, showControls } from './user-text.js';
 
@@ -160,6 +167,11 @@ export class ValidationMemo {
     return facts;
   }
 
+  /** Starts a validation (one left unfinished leaves nothing behind). */
+  begin(): void {
+    this.#next = new Map();
+  }
+
   /** Ends a validation: what it worked out is what the next one starts from. */
   done(): void {
     this.#last = this.#next;
@@ -167,29 +179,38 @@ export class ValidationMemo {
   }
 }
 
-/** `validateTrack`, from the facts when the library's evidence cannot change it; a new array. */
-function trackFindings(draft: DraftTrack, facts: DraftFacts, evidence: ArtistEvidence): Finding[] {
-  if (facts.own) return [...facts.own];
+/**
+ * `validateTrack`, from the facts when the library's evidence cannot change it: then the same
+ * array as the last validation's, so a page can tell an unchanged track's findings at a glance.
+ */
+function trackFindings(
+  draft: DraftTrack,
+  facts: DraftFacts,
+  evidence: ArtistEvidence,
+): readonly Finding[] {
+  if (facts.own) return facts.own;
   const found = validateTrack(draft, evidence);
-  if (!(draft.artists?.value ?? []).some((artist) => mightSplit(artist.name))) {
-    facts.own = found;
-    return [...found];
-  }
+  if (!(draft.artists?.value ?? []).some((artist) => mightSplit(artist.name))) facts.own = found;
   return found;
 }
 
 /** The keys more than one draft has, with those drafts' indexes (no array for a lone key). */
-function groupBy(drafts: DraftTrack[], key: (d: DraftTrack, index: number) => string | undefined) {
+function* groupBy(
+  drafts: readonly DraftTrack[],
+  key: (d: DraftTrack, index: number) => string | undefined,
+): Steps<Map<string, number[]>> {
   const first = new Map<string, number>();
   const groups = new Map<string, number[]>();
-  drafts.forEach((draft, index) => {
-    const k = key(draft, index);
-    if (k === undefined) return;
+  const pace = new Pace();
+  for (let index = 0; index < drafts.length; index++) {
+    const k = key(drafts[index]!, index);
+    if (pace.step()) yield;
+    if (k === undefined) continue;
     const list = groups.get(k);
     if (list) list.push(index);
     else if (first.has(k)) groups.set(k, [first.get(k)!, index]);
     else first.set(k, index);
-  });
+  }
   return groups;
 }
 
@@ -205,8 +226,15 @@ function others(drafts: readonly DraftTrack[], indexes: number[], self: number):
 }
 
 /** The findings of every draft in one delivery, in the drafts' order. */
-export function validateDelivery(drafts: DraftTrack[]): Finding[][] {
+export function validateDelivery(drafts: DraftTrack[]): (readonly Finding[])[] {
   return validateLibrary(drafts).tracks;
+}
+
+/** A library as validated: each draft's findings (in the drafts' order) and its albums. */
+export interface LibraryValidation {
+  /** A track's array is the last validation's while its findings stay the same (`ValidationMemo`). */
+  tracks: (readonly Finding[])[];
+  albums: AlbumsReview;
 }
 
 /**
@@ -214,31 +242,59 @@ export function validateDelivery(drafts: DraftTrack[]): Finding[][] {
  * reviewed (`album-review.ts`): an album's gaps and disagreements are said once, on the album.
  */
 export function validateLibrary(
-  drafts: DraftTrack[],
-  albums: AlbumsReview = reviewAlbums(drafts),
+  drafts: readonly DraftTrack[],
   memo: ValidationMemo = new ValidationMemo(),
-): { tracks: Finding[][]; albums: AlbumsReview } {
-  const evidence = artistEvidence(drafts);
-  const facts = drafts.map((draft) => memo.facts(draft));
+): LibraryValidation {
+  return finish(validateLibrarySteps(drafts, memo));
+}
+
+/** `validateLibrary`, as steps (`steps.ts`): the page validates 100,000 tracks between frames. */
+export function* validateLibrarySteps(
+  drafts: readonly DraftTrack[],
+  memo: ValidationMemo = new ValidationMemo(),
+): Steps<LibraryValidation> {
+  const albums = yield* reviewAlbumsSteps(drafts);
+  const evidence = yield* artistEvidenceSteps(drafts);
+  const pace = new Pace();
+  const facts: DraftFacts[] = new Array<DraftFacts>(drafts.length);
+  memo.begin();
+  for (let i = 0; i < drafts.length; i++) {
+    facts[i] = memo.facts(drafts[i]!);
+    if (pace.step()) yield;
+  }
   memo.done();
-  const findings = drafts.map((draft, i) => trackFindings(draft, facts[i]!, evidence));
-  for (const [id, indexes] of groupBy(drafts, (_, i) => facts[i]!.outerId)) {
+  const own: (readonly Finding[])[] = new Array<readonly Finding[]>(drafts.length);
+  for (let i = 0; i < drafts.length; i++) {
+    own[i] = trackFindings(drafts[i]!, facts[i]!, evidence);
+    if (pace.step()) yield;
+  }
+  // What the library adds to a track's own findings (most tracks: nothing, and no new array).
+  const more = new Map<number, Finding[]>();
+  const add = (i: number, ...found: Finding[]) => {
+    const list = more.get(i);
+    if (list) list.push(...found);
+    else more.set(i, found);
+  };
+  for (const [id, indexes] of yield* groupBy(drafts, (_, i) => facts[i]!.outerId)) {
     for (const i of indexes) {
-      findings[i]!.push(
+      add(
+        i,
         error(
           'outer_id',
           `outer_id ${quoted(id)} is also used by ${others(drafts, indexes, i)}; the service would overwrite one with the other`,
         ),
       );
+      if (pace.step()) yield;
     }
   }
-  for (const [isrc, indexes] of groupBy(drafts, (_, i) => facts[i]!.isrc)) {
+  for (const [isrc, indexes] of yield* groupBy(drafts, (_, i) => facts[i]!.isrc)) {
     for (const i of indexes) {
       // A shared ISRC is no track's own id: the missing outer_id offers no fix then.
-      findings[i] = findings[i]!.map((f) =>
+      own[i] = own[i]!.map((f) =>
         f.fix?.kind === 'isrc-as-outer-id' ? error('outer_id', missingOuterId) : f,
       );
-      findings[i]!.push(warning('isrc', `ISRC ${isrc} is also on ${others(drafts, indexes, i)}`));
+      add(i, warning('isrc', `ISRC ${isrc} is also on ${others(drafts, indexes, i)}`));
+      if (pace.step()) yield;
     }
   }
   // Positions count within a named album (UPC, or title and album artist) and disk, the tracks
@@ -250,20 +306,23 @@ export function validateLibrary(
       ? `${albums.albumOfTrack[i]}\u0000${place.disk}\u0000${place.position}`
       : undefined;
   };
-  for (const [, indexes] of groupBy(drafts, positionKey)) {
+  for (const [, indexes] of yield* groupBy(drafts, positionKey)) {
     for (const i of indexes) {
       const { disk, position } = placeOf(drafts[i]!)!;
-      findings[i]!.push(
+      add(
+        i,
         error(
           'album.track_position',
           `track ${position} of disk ${disk} is also given to ${others(drafts, indexes, i)}`,
         ),
       );
+      if (pace.step()) yield;
     }
   }
-  for (const [i, found] of albums.trackFindings) findings[i]!.push(...found);
-  for (const [i, finding] of upcSpellingFindings(drafts)) findings[i]!.push(finding);
-  return { tracks: findings, albums };
+  for (const [i, found] of albums.trackFindings) add(i, ...found);
+  for (const [i, finding] of yield* upcSpellingSteps(drafts)) add(i, finding);
+  for (const [i, list] of more) own[i] = [...own[i]!, ...list];
+  return { tracks: own, albums };
 }
 
 /**
@@ -271,10 +330,16 @@ export function validateLibrary(
  * them): one album by `gtinKey`, but the tracks not spelt as most are told the album's spelling.
  */
 export function upcSpellingFindings(drafts: readonly DraftTrack[]): [number, Finding][] {
+  return finish(upcSpellingSteps(drafts));
+}
+
+function* upcSpellingSteps(drafts: readonly DraftTrack[]): Steps<[number, Finding][]> {
   const byKey = new Map<string, Map<string, number[]>>();
-  drafts.forEach((draft, i) => {
-    const raw = draft.album?.upc?.value.trim();
-    if (!raw) return;
+  const pace = new Pace();
+  for (let i = 0; i < drafts.length; i++) {
+    if (pace.step()) yield;
+    const raw = drafts[i]!.album?.upc?.value.trim();
+    if (!raw) continue;
     const key = gtinKey(raw);
     const spellings = byKey.get(key) ?? new Map<string, number[]>();
     byKey.set(key, spellings);
@@ -282,7 +347,7 @@ export function upcSpellingFindings(drafts: readonly DraftTrack[]): [number, Fin
     const tracks = spellings.get(spelt);
     if (tracks) tracks.push(i);
     else spellings.set(spelt, [i]);
-  });
+  }
   const found: [number, Finding][] = [];
   for (const spellings of byKey.values()) {
     if (spellings.size < 2) continue;

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
 import { albumOf } from '../../../src-main/core/model/albums.js';
+import { finish } from '../../../src-main/core/model/steps.js';
 import type { DraftTrack, Finding } from '../../../src-main/core/model/track.js';
 import {
   validateDelivery,
   validateLibrary,
+  validateLibrarySteps,
   validateTrack,
   ValidationMemo,
 } from '../../../src-main/core/model/validate.js';
@@ -16,7 +18,7 @@ const withId = (file: string, id: string, extra = {}) =>
 /** The artists a finding offers to split into, if it offers a split. */
 const splitOf = (f: Finding) => (f.fix?.kind === 'split-artist' ? f.fix.into : undefined);
 
-function fields(findings: { field?: string; level: string }[]) {
+function fields(findings: readonly { field?: string; level: string }[]) {
   return findings.map((f) => `${f.level}:${f.field}`);
 }
 
@@ -156,7 +158,7 @@ describe('validateDelivery()', () => {
     const solo = withId('b.wav', 'B', { artists: fromTag([{ name: 'Jay-Z', role: 'Main' }]) });
     // The same draft objects validated again and again, as the app does after each change.
     const memo = new ValidationMemo();
-    const validate = (drafts: DraftTrack[]) => validateLibrary(drafts, undefined, memo).tracks;
+    const validate = (drafts: DraftTrack[]) => validateLibrary(drafts, memo).tracks;
     expect(validate([duet, plain])).toEqual([[], []]);
     expect(validate([duet, plain, solo])[0]!.map(splitOf)).toHaveLength(1);
     expect(validate([duet, plain])).toEqual([[], []]);
@@ -165,8 +167,8 @@ describe('validateDelivery()', () => {
     const a = withId('a/1.wav', 'X');
     const b = withId('b/1.wav', 'X');
     const memo = new ValidationMemo();
-    expect(fields(validateLibrary([a, b], undefined, memo).tracks[0]!)).toEqual(['error:outer_id']);
-    expect(validateLibrary([a], undefined, memo).tracks).toEqual([[]]);
+    expect(fields(validateLibrary([a, b], memo).tracks[0]!)).toEqual(['error:outer_id']);
+    expect(validateLibrary([a], memo).tracks).toEqual([[]]);
   });
   it('rejects an outer_id used twice, naming the other file', () => {
     const result = validateDelivery([
@@ -295,5 +297,46 @@ describe('validateDelivery()', () => {
           "UPC/EAN '036000291452' is 0036000291452 (as on CD1/01.wav, CD1/02.wav) written without its leading zeros, as a spreadsheet writes it; the same album: write it as 0036000291452",
       },
     ]);
+  });
+});
+
+describe('validateLibrarySteps()', () => {
+  // 1,000 tracks in 100 albums, one ISRC malformed, one outer_id used twice.
+  const library = () =>
+    Array.from({ length: 1000 }, (_, i) =>
+      withId(`Album ${Math.floor(i / 10)}/${(i % 10) + 1}.flac`, i === 7 ? 'T6' : `T${i}`, {
+        isrc: fromTag(i === 3 ? 'GB-AYE-06-0149' : `GBAYE06${String(i).padStart(5, '0')}`),
+        album: {
+          title: fromTag(`Album ${Math.floor(i / 10)}`),
+          trackPosition: fromTag(`${(i % 10) + 1}`),
+        },
+      }),
+    );
+
+  it('yields every few hundred tracks, and ends with what validateLibrary gives at once', () => {
+    const drafts = library();
+    const steps = validateLibrarySteps(drafts);
+    let yields = 0;
+    for (let step = steps.next(); !step.done; step = steps.next()) yields++;
+    // Each pass over the tracks yields (albums, names, facts, findings, groups): a page paints between.
+    expect(yields).toBeGreaterThanOrEqual(10);
+    const at = validateLibrary(drafts);
+    expect(finish(validateLibrarySteps(drafts))).toEqual(at);
+    expect(fields(at.tracks[3]!)).toEqual(['error:isrc']);
+    expect(fields(at.tracks[7]!)).toEqual(['error:outer_id']);
+  });
+
+  it('hands back the same findings array for a track validated again unchanged', () => {
+    const drafts = library();
+    const memo = new ValidationMemo();
+    const first = validateLibrary(drafts, memo).tracks;
+    const edited = [...drafts];
+    edited[3] = { ...drafts[3]!, isrc: fromTag('GBAYE0600003') };
+    const again = validateLibrary(edited, memo).tracks;
+    expect(again[0]).toBe(first[0]);
+    expect(again[500]).toBe(first[500]);
+    expect(again[3]).toEqual([]);
+    // A finding the library adds (an outer_id used twice) is worked out again, not kept.
+    expect(again[7]).toEqual(first[7]);
   });
 });
