@@ -27,7 +27,8 @@ export interface AppFigures {
   scrollWorkMax: number;
   bulk: number;
   bulkShown: number;
-  bulkValidated: number;
+  /** Longest main-thread task in the 3 s after the bulk edit shows (its findings, its save). */
+  bulkPause: number;
   /** Longest main-thread task while the added library was saved. */
   savePauseAfterAdd: number;
   /** Longest main-thread task while the bulk edit was saved. */
@@ -202,17 +203,17 @@ export async function measureApp(
       input.value = 'Compilation';
       const t0 = performance.now();
       input.dispatchEvent(new Event('change', { bubbles: true }));
-      // The edited rows are in the DOM by the next frame; findings follow in the task after it.
+      // The edited rows are in the DOM by the next frame; their findings follow, in slices.
       const shown = await new Promise<number>((resolve) =>
         requestAnimationFrame(() => resolve(performance.now() - t0)),
       );
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      return { shown, validated: performance.now() - t0 };
+      (window as unknown as { __long: number[] }).__long = [];
+      return { shown };
     });
-    // The edit's own tasks (apply, validate) are not the save's: the save starts after a pause.
-    await page.waitForTimeout(600);
-    await longestTask(page);
+    // Once the edit shows, the library is validated again (about a second at 100,000 tracks,
+    // in slices between frames) and saved: the longest pause of the page meanwhile.
+    await page.waitForTimeout(3000);
+    const bulkPause = await longestTask(page);
     await saveSettled(home);
     const savePauseAfterEdit = await longestTask(page);
     const editSaveBytes = (await libraryBytes(home)) - savedBefore;
@@ -257,7 +258,7 @@ export async function measureApp(
       scrollWorkMax: Math.max(...scroll.work),
       bulk,
       bulkShown: bulkEdit.shown,
-      bulkValidated: bulkEdit.validated,
+      bulkPause,
       savePauseAfterAdd,
       savePauseAfterEdit,
       editSaveBytes,

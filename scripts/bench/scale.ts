@@ -155,7 +155,7 @@ function appRows(catalogs: ScaleCatalog[], runs: AppFigures[]): Row[] {
     ),
     row('scroll frame interval p95', (f) => ms(f.scrollIntervalP95), ''),
     row('bulk edit, shown', (f) => `${ms(f.bulkShown)} (${f.bulk} rows)`, '< 200 ms'),
-    row('bulk edit, revalidated', (f) => ms(f.bulkValidated), ''),
+    row('longest pause once the bulk edit shows', (f) => ms(f.bulkPause), '< 50 ms'),
     row('longest pause saving the added library', (f) => ms(f.savePauseAfterAdd), '< 50 ms'),
     row('longest pause saving the bulk edit', (f) => ms(f.savePauseAfterEdit), '< 50 ms'),
     row(

@@ -68,7 +68,9 @@ async function main(): Promise<void> {
   console.log(
     `bulk edit of ${f.bulk} rows, shown:${' '.repeat(Math.max(1, 9 - String(f.bulk).length))}${f.bulkShown.toFixed(0)} ms (target < 200 ms) ${f.bulkShown < 200 ? 'ok' : 'MISSED'}`,
   );
-  console.log(`  … and revalidated (all tracks):   ${f.bulkValidated.toFixed(0)} ms`);
+  console.log(
+    `  … longest pause once it shows:    ${f.bulkPause.toFixed(0)} ms (findings of all tracks, save; target < 50 ms) ${f.bulkPause < 50 ? 'ok' : 'MISSED'}`,
+  );
   console.log(
     `longest pause while saving:         ${f.savePauseAfterAdd.toFixed(0)} ms after the add, ${f.savePauseAfterEdit.toFixed(0)} ms after the edit (${(f.editSaveBytes / 1024).toFixed(0)} KiB written)`,
   );
