@@ -16,10 +16,10 @@ import { type LibrarySession, LibrarySessionSchema, StoredRowSchema } from './se
  */
 export const patchRowLimit = 100;
 
-const ids = v.pipe(
-  v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
-  v.maxLength(200_000),
-);
+/** A row's id. */
+export const RowIdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
+
+const ids = v.pipe(v.array(RowIdSchema), v.maxLength(200_000));
 
 /** One patch of the library session. */
 export const LibraryPatchSchema = v.strictObject({

@@ -239,6 +239,31 @@ describe('the library journal', () => {
     expect(await titles(dir)).toEqual(['a:One', 'b:Two']);
   });
 
+  it('checks a journal row as it is read: a hand-edited row makes the library unreadable, nothing is cut off, and a later save of the row mends it', async () => {
+    const grants = new FileGrants();
+    await patchLibrarySession(dir, grants, {
+      rows: [row('a', 'One'), row('b', 'Two')],
+      removed: [],
+    });
+    // Row a's title edited by hand into a number: the line is whole, the row is not one.
+    const saved = await readFile(journalPath(dir), 'utf8');
+    const edited = saved.replace('"value":"One"', '"value":1');
+    expect(edited).not.toBe(saved);
+    await writeFile(journalPath(dir), edited);
+    await expect(loadLibrarySession(dir, grants)).rejects.toMatchObject({
+      code: 'invalid_session',
+      message: expect.stringContaining('is not readable'),
+    });
+    // Nor is it folded into the base: the save that would fold it says so, and writes nothing.
+    await expect(
+      patchLibrarySession(dir, grants, { rows: [], removed: ['b'] }),
+    ).rejects.toMatchObject({ code: 'invalid_session' });
+    expect(await readFile(journalPath(dir), 'utf8')).toBe(edited);
+    // A later save of row a replaces it: the library loads again, row b with it.
+    await patchLibrarySession(dir, grants, { rows: [row('a', 'Uno')], removed: [] });
+    expect(await titles(dir)).toEqual(['a:Uno', 'b:Two']);
+  });
+
   it('keeps the larger library before Clear, and restores it with the journal folded in', async () => {
     const grants = new FileGrants();
     await patchLibrarySession(dir, grants, {
