@@ -18,6 +18,7 @@ import { type AppFigures, measureApp } from './app-figures.js';
 import { type DeliveryScaleReport, measureDeliveryScale } from './delivery-scale.js';
 import { measureSandboxScale, type SandboxScaleReport } from './sandbox-scale.js';
 import { generateScaleCatalog, type ScaleCatalog } from './scale-catalog.js';
+import { measureSendCost, type SendCost } from './send-cost.js';
 
 const sizesFlag = process.argv.indexOf('--sizes');
 const sizes = (sizesFlag >= 0 ? process.argv[sizesFlag + 1]! : '10000,100000')
@@ -130,7 +131,7 @@ const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 /** The app's rows of the table. */
-function appRows(catalogs: ScaleCatalog[], runs: AppFigures[]): Row[] {
+function appRows(catalogs: ScaleCatalog[], runs: AppFigures[], send: SendCost): Row[] {
   const row = (figure: string, value: (f: AppFigures) => string, target: string): Row => ({
     figure,
     values: runs.map(value),
@@ -158,6 +159,12 @@ function appRows(catalogs: ScaleCatalog[], runs: AppFigures[]): Row[] {
     row('longest pause once the bulk edit shows', (f) => ms(f.bulkPause), '< 50 ms'),
     row('longest pause saving the added library', (f) => ms(f.savePauseAfterAdd), '< 50 ms'),
     row('longest pause saving the bulk edit', (f) => ms(f.savePauseAfterEdit), '< 50 ms'),
+    {
+      // Most of those pauses are sends, which the harness's DevTools makes dearer (send-cost.ts).
+      figure: `… of which a ${(send.bytes / 1000).toFixed(0)} KB save send: driven / unwatched`,
+      values: runs.map(() => `${ms(send.driven)} / ${ms(send.plain)}`),
+      target: '',
+    },
     row(
       'bytes written saving the bulk edit',
       (f) => `${(f.editSaveBytes / 1024).toFixed(0)} KiB`,
@@ -206,8 +213,10 @@ async function main(): Promise<void> {
       }),
     );
   }
+  log('WebSocket send, driven and unwatched');
+  const send = await measureSendCost();
   const rows = [
-    ...appRows(catalogs, runs),
+    ...appRows(catalogs, runs, send),
     ...(await sandboxRows(log)),
     ...(await deliveryRows(log)),
     await smallFilesRow(log),

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 
 import { missingFixtureTools } from '../../test/support/audio-fixtures.js';
 import { measureApp } from './app-figures.js';
+import { measureSendCost } from './send-cost.js';
 import { type CatalogMix, generateTaggedCatalog } from './tagged-catalog.js';
 
 const tracksFlag = process.argv.indexOf('--tracks');
@@ -73,6 +74,10 @@ async function main(): Promise<void> {
   );
   console.log(
     `longest pause while saving:         ${f.savePauseAfterAdd.toFixed(0)} ms after the add, ${f.savePauseAfterEdit.toFixed(0)} ms after the edit (${(f.editSaveBytes / 1024).toFixed(0)} KiB written)`,
+  );
+  const send = await measureSendCost();
+  console.log(
+    `  … a ${(send.bytes / 1000).toFixed(0)} KB save send, driven / unwatched: ${send.driven.toFixed(1)} / ${send.plain.toFixed(1)} ms (the harness's DevTools copies every frame)`,
   );
   console.log(
     `JS heap used:                       ${f.heapMb.toFixed(0)} MB (target < 300 MB) ${f.heapMb < 300 ? 'ok' : 'MISSED'}`,
