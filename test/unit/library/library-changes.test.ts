@@ -59,4 +59,31 @@ describe('splitPatch()', () => {
     expect(parts[2]).toMatchObject({ removed: ['x'], order: ['r0'] });
     expect(splitPatch({ rows: [], removed: ['x'] })).toEqual([{ rows: [], removed: ['x'] }]);
   });
+
+  it('counts an edited row, which carries its original beside its draft, as two', () => {
+    const draft = { title: 'A' };
+    const asRead = Array.from({ length: patchRowLimit }, (_, i) => ({
+      id: `r${i}`,
+      draft,
+      original: 'draft' as const,
+    }));
+    const edited = asRead.map((row) => ({ ...row, original: { title: 'B' } }));
+    const fresh = asRead.map((row) => ({ ...row, original: null }));
+    // Rows as read (their original sent as 'draft') and rows without one weigh one each.
+    expect(splitPatch({ rows: asRead, removed: [] }).map((p) => p.rows.length)).toEqual([
+      patchRowLimit,
+    ]);
+    expect(splitPatch({ rows: fresh, removed: [] }).map((p) => p.rows.length)).toEqual([
+      patchRowLimit,
+    ]);
+    expect(splitPatch({ rows: edited, removed: [] }).map((p) => p.rows.length)).toEqual([
+      patchRowLimit / 2,
+      patchRowLimit / 2,
+    ]);
+    // Mixed: a part never holds more than a limit's worth, and every row is sent once, in order.
+    const mixed = [...edited.slice(0, 30), ...asRead.slice(30, 90), ...edited.slice(90)];
+    const parts = splitPatch({ rows: mixed, removed: [] });
+    expect(parts.map((p) => p.rows.length)).toEqual([70, 30]);
+    expect(parts.flatMap((p) => p.rows.map((r) => r.id))).toEqual(mixed.map((r) => r.id));
+  });
 });
