@@ -24,12 +24,14 @@ export interface LibraryFindings {
   albums: { review: AlbumsReview; ids: string[] };
 }
 
+/** The findings of an empty library (the page's before its first pass). */
 export const noFindings: LibraryFindings = {
   findings: new Map(),
   albums: { review: { albums: [], albumOfTrack: [], trackFindings: new Map() }, ids: [] },
 };
 
-export const missingFinding: Finding = {
+/** A row whose file main found gone or changed since it was added. */
+const missingFinding: Finding = {
   level: 'warning',
   message: 'the file is gone or changed since it was added; add it again to deliver it',
 };
