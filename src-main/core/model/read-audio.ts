@@ -19,6 +19,7 @@ import { type BlockCacheOptions, BlockTokenizer, type ByteSource } from './block
 import { id3v23TextFrames } from './id3v23-text.js';
 import { checkIntegrity } from './integrity.js';
 import { damagedFinding, integrityFinding } from './masters.js';
+import { readPlainMp4 } from './mp4-read.js';
 import { oggFlacComments } from './ogg-flac.js';
 import { type FileReadResult, parsedResult, precheckFile, readFailure } from './read-result.js';
 import { draftFromMetadata, slashSplitFrames } from './tags-to-track.js';
@@ -43,12 +44,15 @@ export async function readAudio(
     ...(options.mimeType ? { mimeType: options.mimeType } : {}),
   };
   const tokenizer = new BlockTokenizer(rf64AsRiff(source), info, options.cache);
+  const at = { size: source.size, read: (t: Uint8Array, p: number) => tokenizer.readAt(t, p) };
   try {
     let meta: IAudioMetadata | undefined;
     let result: ReturnType<typeof parsedResult> | undefined;
     let failure: unknown;
     try {
-      meta = await parseFromTokenizer(tokenizer, { skipCovers: true, duration: false });
+      meta =
+        (readsAsMp4(info) ? await readPlainMp4(at) : null) ??
+        (await parseFromTokenizer(tokenizer, { skipCovers: true, duration: false }));
       const parsed = meta;
       result = parsedResult(file, parsed, (notes) => draftFromMetadata(parsed, file, notes));
     } catch (error) {
@@ -74,7 +78,6 @@ export async function readAudio(
     // Tags music-metadata leaves unread or misreads, read here: the Vorbis comment of FLAC in
     // Ogg, and AIFF's text chunks (decoded as the 7-bit ASCII the format names).
     const { container, codec } = meta!.format;
-    const at = { size: source.size, read: (t: Uint8Array, p: number) => tokenizer.readAt(t, p) };
     const own =
       container === 'Ogg' && codec === 'FLAC' && !meta!.native.vorbis
         ? { type: 'vorbis', tags: await oggFlacComments(at) }
@@ -104,7 +107,7 @@ export async function readAudio(
     const { format } = meta!;
     const granuleRate = format.codec?.toLowerCase().startsWith('opus') ? 48_000 : format.sampleRate;
     const integrity = await checkIntegrity(
-      { size: source.size, read: (target, position) => tokenizer.readAt(target, position) },
+      at,
       format.container ?? '',
       granuleRate,
       format.duration,
@@ -125,6 +128,19 @@ export async function readAudio(
   } finally {
     await tokenizer.close();
   }
+}
+
+/** MIME types a browser gives MP4 audio, none of which music-metadata maps to another parser. */
+const mp4MimeTypes = new Set(['audio/mp4', 'audio/m4a', 'audio/x-m4a', 'video/mp4']);
+
+/**
+ * Whether music-metadata would read the file with its MP4 parser, so that `readPlainMp4` may
+ * read it instead: by its extension, unless a MIME type names another parser.
+ */
+function readsAsMp4(info: { path: string; mimeType?: string }): boolean {
+  const ext = extensionOf(info.path);
+  if (ext !== 'm4a' && ext !== 'm4b' && ext !== 'mp4') return false;
+  return !info.mimeType || mp4MimeTypes.has(info.mimeType.toLowerCase());
 }
 
 /** The containers `checkIntegrity` names, by the extension a file's first bytes give. */
