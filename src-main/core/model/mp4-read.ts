@@ -12,19 +12,11 @@
  */
 import type { IAudioMetadata } from 'music-metadata';
 
-// Neither is exported by the package: the collector maps native tags to common ones, the table
-// names ID3v1 genres (an iTunes `gnre`), and both must be the parser's own.
-import { MetadataCollector } from '../../../node_modules/music-metadata/lib/common/MetadataCollector.js';
+// Not exported by the package: the ID3v1 genre names an iTunes `gnre` points into.
 import { Genres } from '../../../node_modules/music-metadata/lib/id3v1/ID3v1Parser.js';
 import type { ByteSource } from './block-tokenizer.js';
 import { readAt, u32be, u64 } from './bytes.js';
-
-/** Why a file is left to music-metadata (thrown inside, caught at the top). */
-class NotPlain extends Error {}
-
-const notPlain = (): never => {
-  throw new NotPlain();
-};
+import { audioTrackType, type Collector, notPlain, readPlainly, setFormat } from './plain-read.js';
 
 /** Boxes music-metadata reads as lists of boxes (its `Atom.readData`). */
 const containers = new Set([
@@ -45,9 +37,6 @@ const codecs: Record<string, { format: string; lossy: boolean }> = {
   mp4a: { format: 'MPEG-4/AAC', lossy: true },
   alac: { format: 'ALAC', lossy: false },
 };
-
-/** music-metadata's `TrackType.audio` (Matroska's numbering, which it uses for every format). */
-const audioTrackType = 2;
 
 /** The largest box music-metadata reads into memory. */
 const maxPayload = 64 * 1024 * 1024;
@@ -367,19 +356,15 @@ function brands(b: Uint8Array): string {
 }
 
 /**
- * What music-metadata would give for the MP4 file `source` (covers and duration scan skipped,
- * as the scan asks), or null when the file is not plain enough to be read here.
+ * What music-metadata would give for the MP4 file `source` (covers skipped, as the scan asks),
+ * or null when the file is not plain enough to be read here.
  */
-export async function readPlainMp4(source: ByteSource): Promise<IAudioMetadata | null> {
-  let found: Found | undefined;
-  try {
-    found = await readTopLevel(source);
-  } catch (error) {
-    if (error instanceof NotPlain) return null;
-    throw error;
-  }
-  if (!found) return null;
-  return collect(found);
+export function readPlainMp4(source: ByteSource): Promise<IAudioMetadata | null> {
+  return readPlainly(source, async (file, metadata) => {
+    const found = await readTopLevel(file);
+    if (!found) notPlain();
+    await collect(found!, metadata);
+  });
 }
 
 /** The top-level boxes: one ftyp first, then one index (moov), media data and free space. */
@@ -429,19 +414,17 @@ function isAudio(track: Track): boolean {
   return !!first.description && first.description.numAudioChannels > 0;
 }
 
-/** The result music-metadata's MP4 parser would build from what was found. */
-async function collect(found: Found): Promise<IAudioMetadata | null> {
+/** Fills `metadata` as music-metadata's MP4 parser would from what was found. */
+async function collect(found: Found, metadata: Collector): Promise<void> {
   const tracks = [...found.tracks.values()];
   // Only one plain sound track is read here; chapters, video and the rest go to music-metadata.
-  if (tracks.length !== 1) return null;
+  if (tracks.length !== 1) notPlain();
   const track = tracks[0]!;
-  if (!track.sounds || track.sounds.length !== 1 || !isAudio(track)) return null;
-  if (track.timeScale === undefined || track.timeScale === 0 || !track.sampleSizes) return null;
-  const sound = track.sounds[0]!;
+  if (!track.sounds || track.sounds.length !== 1 || !isAudio(track)) notPlain();
+  if (!track.timeScale || !track.sampleSizes) notPlain();
+  const sound = track.sounds![0]!;
   const codec = codecs[sound.dataFormat]!;
-  const metadata = new MetadataCollector({ skipCovers: true, duration: false });
-  const format = (key: string, value: unknown) =>
-    metadata.setFormat(key as Parameters<MetadataCollector['setFormat']>[0], value as never);
+  const format = (key: string, value: unknown) => setFormat(metadata, key, value);
   format('container', found.container);
   if (found.created) format('creationTime', found.created);
   if (found.modified) format('modificationTime', found.modified);
@@ -461,9 +444,10 @@ async function collect(found: Found): Promise<IAudioMetadata | null> {
       : {}),
   });
   format('codec', codec.format);
-  const duration = track.duration ? track.duration / track.timeScale : undefined;
-  const bytes = track.sampleSizes.reduce((sum, n) => sum + n, 0);
-  if (description && track.duration !== undefined) {
+  const timeScale = track.timeScale!;
+  const duration = track.duration ? track.duration / timeScale : undefined;
+  const bytes = track.sampleSizes!.reduce((sum, n) => sum + n, 0);
+  if (description) {
     format('sampleRate', description.sampleRate);
     format('bitsPerSample', description.sampleSize);
     format('numberOfChannels', description.numAudioChannels);
@@ -475,5 +459,4 @@ async function collect(found: Found): Promise<IAudioMetadata | null> {
   }
   format('hasAudio', true);
   format('hasVideo', found.hasVideo);
-  return metadata.toCommonMetadata() as IAudioMetadata;
 }

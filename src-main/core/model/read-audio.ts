@@ -19,6 +19,7 @@ import { type BlockCacheOptions, BlockTokenizer, type ByteSource } from './block
 import { id3v23TextFrames } from './id3v23-text.js';
 import { checkIntegrity } from './integrity.js';
 import { damagedFinding, integrityFinding } from './masters.js';
+import { readPlainFlac } from './flac-read.js';
 import { readPlainMp4 } from './mp4-read.js';
 import { oggFlacComments } from './ogg-flac.js';
 import { type FileReadResult, parsedResult, precheckFile, readFailure } from './read-result.js';
@@ -50,8 +51,9 @@ export async function readAudio(
     let result: ReturnType<typeof parsedResult> | undefined;
     let failure: unknown;
     try {
+      const plain = plainReaderFor(info);
       meta =
-        (readsAsMp4(info) ? await readPlainMp4(at) : null) ??
+        (plain ? await plain(at) : null) ??
         (await parseFromTokenizer(tokenizer, { skipCovers: true, duration: false }));
       const parsed = meta;
       result = parsedResult(file, parsed, (notes) => draftFromMetadata(parsed, file, notes));
@@ -130,17 +132,26 @@ export async function readAudio(
   }
 }
 
-/** MIME types a browser gives MP4 audio, none of which music-metadata maps to another parser. */
-const mp4MimeTypes = new Set(['audio/mp4', 'audio/m4a', 'audio/x-m4a', 'video/mp4']);
+/**
+ * The lean readers (`plain-read.ts`) by the extension music-metadata picks its parser by, and
+ * the MIME types a browser gives those files, none of which names another parser to it.
+ */
+const plainReaders: Record<string, { read: typeof readPlainMp4; mimeTypes: string[] }> = {
+  m4a: { read: readPlainMp4, mimeTypes: ['audio/mp4', 'audio/m4a', 'audio/x-m4a', 'video/mp4'] },
+  m4b: { read: readPlainMp4, mimeTypes: ['audio/mp4', 'audio/m4a', 'audio/x-m4a', 'video/mp4'] },
+  mp4: { read: readPlainMp4, mimeTypes: ['audio/mp4', 'audio/m4a', 'audio/x-m4a', 'video/mp4'] },
+  flac: { read: readPlainFlac, mimeTypes: ['audio/flac', 'audio/x-flac'] },
+};
 
 /**
- * Whether music-metadata would read the file with its MP4 parser, so that `readPlainMp4` may
- * read it instead: by its extension, unless a MIME type names another parser.
+ * The lean reader that may read the file in place of music-metadata, which would read it with
+ * the parser its extension names (unless its MIME type names another); none for other files.
  */
-function readsAsMp4(info: { path: string; mimeType?: string }): boolean {
-  const ext = extensionOf(info.path);
-  if (ext !== 'm4a' && ext !== 'm4b' && ext !== 'mp4') return false;
-  return !info.mimeType || mp4MimeTypes.has(info.mimeType.toLowerCase());
+function plainReaderFor(info: { path: string; mimeType?: string }): typeof readPlainMp4 | null {
+  const reader = plainReaders[extensionOf(info.path)];
+  if (!reader) return null;
+  const mime = info.mimeType?.toLowerCase();
+  return !mime || reader.mimeTypes.includes(mime) ? reader.read : null;
 }
 
 /** The containers `checkIntegrity` names, by the extension a file's first bytes give. */

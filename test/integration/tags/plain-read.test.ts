@@ -1,8 +1,9 @@
 /**
- * The lean MP4 reader (`core/model/mp4-read.ts`) against music-metadata on real files: every MP4
- * it reads gives exactly what music-metadata's parser gives (format, native tags, common tags,
- * warnings), and every file it is not sure of is left to music-metadata. Read on the real-world
- * corpus, the generated masters, and files tagged as iTunes and MusicBrainz Picard tag them.
+ * The lean readers (`core/model/mp4-read.ts`, `flac-read.ts`) against music-metadata on real
+ * files: every file one reads gives exactly what music-metadata's parser gives (format, native
+ * tags, common tags, warnings), and every file it is not sure of is left to music-metadata. Read
+ * on the real-world corpus, the generated masters, and files tagged as iTunes, MusicBrainz Picard
+ * and the fixture writer tag them.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,9 +16,15 @@ import { type IAudioMetadata, parseFromTokenizer } from 'music-metadata';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { BlockTokenizer } from '../../../src-main/core/model/block-tokenizer.js';
+import { readPlainFlac } from '../../../src-main/core/model/flac-read.js';
 import { readPlainMp4 } from '../../../src-main/core/model/mp4-read.js';
 import { fileCache, openFileSource } from '../../../src-main/core/tags/cached-file-tokenizer.js';
-import { makeAudio, missingFixtureTools, systemPython } from '../../support/audio-fixtures.js';
+import {
+  makeAudio,
+  missingFixtureTools,
+  systemPython,
+  writeTags,
+} from '../../support/audio-fixtures.js';
 import { corpusRoot } from '../../support/corpus-oracle.js';
 import { fixtureFolder } from './fixtures.js';
 
@@ -30,7 +37,8 @@ async function bothReadings(
   const source = await openFileSource(path);
   const tokenizer = new BlockTokenizer(source, { path }, fileCache);
   try {
-    const plain = await readPlainMp4({
+    const read = /\.flac$/i.test(path) ? readPlainFlac : readPlainMp4;
+    const plain = await read({
       size: source.size,
       read: (target, position) => tokenizer.readAt(target, position),
     });
@@ -44,11 +52,11 @@ async function bothReadings(
   }
 }
 
-/** Every MP4 file under `dir`. */
-async function mp4Files(dir: string): Promise<string[]> {
+/** Every MP4 and FLAC file under `dir`. */
+async function plainFormatFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
-    .filter((e) => e.isFile() && /\.(m4a|m4b|mp4)$/i.test(e.name))
+    .filter((e) => e.isFile() && /\.(m4a|m4b|mp4|flac)$/i.test(e.name))
     .map((e) => join(e.parentPath, e.name))
     .sort();
 }
@@ -78,7 +86,7 @@ if (missing.length > 0) {
   console.warn(`skipping the MP4 reader tests: missing ${missing.join(', ')}`);
 }
 
-describe.skipIf(missing.length > 0)('readPlainMp4()', () => {
+describe.skipIf(missing.length > 0)('readPlainMp4() and readPlainFlac()', () => {
   let fixtures: string;
   let extra: string;
 
@@ -93,11 +101,30 @@ describe.skipIf(missing.length > 0)('readPlainMp4()', () => {
     // An MP3 named .m4a, as a mislabelled download is: music-metadata's MP4 parser is tried.
     await makeAudio('mp3', join(extra, 'really.mp3'));
     await writeFile(join(extra, 'really-mp3.m4a'), await readFile(join(extra, 'really.mp3')));
-    // An ID3v1 tag after the boxes (some taggers add one to anything).
-    const aac = await readFile(join(fixtures, 'm4a/aac.m4a'));
+    // An ID3v1 tag after the boxes or the audio (some taggers add one to anything), and an
+    // ID3v2 tag before a FLAC's marker: music-metadata reads those tags.
     const trailer = new Uint8Array(128);
-    trailer.set(new TextEncoder().encode('TAG'));
+    trailer.set(new TextEncoder().encode('TAGTitle from ID3v1'));
+    const aac = await readFile(join(fixtures, 'm4a/aac.m4a'));
     await writeFile(join(extra, 'id3v1-after.m4a'), Buffer.concat([aac, trailer]));
+    const flac = await readFile(join(fixtures, 'lossless/flac.flac'));
+    await writeFile(join(extra, 'id3v1-after.flac'), Buffer.concat([flac, trailer]));
+    const id3 = new Uint8Array([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0]);
+    await writeFile(join(extra, 'id3v2-before.flac'), Buffer.concat([id3, flac]));
+    // A FLAC tagged with a cover and the ARTISTS tag, as Picard writes it.
+    await makeAudio('flac', join(extra, 'picard.flac'));
+    await writeTags([
+      {
+        path: join(extra, 'picard.flac'),
+        family: 'vorbis',
+        tags: {
+          title: 'Sinner’s Prayer',
+          artists: ['Beth Hart & Joe Bonamassa'],
+          artistsTag: ['Beth Hart', 'Joe Bonamassa'],
+          cover: 5000,
+        },
+      },
+    ]);
   }, 60_000);
 
   it('reads the masters ffmpeg and mutagen write exactly as music-metadata does', async () => {
@@ -106,6 +133,9 @@ describe.skipIf(missing.length > 0)('readPlainMp4()', () => {
       join(fixtures, 'm4a/alac.m4a'),
       join(extra, 'itunes-m4a-aac.m4a'),
       join(extra, 'itunes-m4a-alac.m4a'),
+      join(fixtures, 'lossless/flac.flac'),
+      join(fixtures, 'Bjo\u0308rk/Cafe\u0301.flac'),
+      join(extra, 'picard.flac'),
     ];
     for (const file of files) {
       const { plain, parsed } = await bothReadings(file);
@@ -117,10 +147,18 @@ describe.skipIf(missing.length > 0)('readPlainMp4()', () => {
     expect(plain?.format.lossless).toBe(true);
     expect(plain?.native.iTunes?.find((t) => t.id === 'plID')?.value).toBe(123456789012);
     expect(plain?.common.artist).toBe('Beth Hart & Joe Bonamassa');
+    const picard = (await bothReadings(join(extra, 'picard.flac'))).plain;
+    expect(picard?.common.artists).toEqual(['Beth Hart', 'Joe Bonamassa']);
+    expect(picard?.format.codec).toBe('FLAC');
   });
 
   it('leaves to music-metadata the files it cannot read as plainly', async () => {
-    for (const name of ['really-mp3.m4a', 'id3v1-after.m4a']) {
+    for (const name of [
+      'really-mp3.m4a',
+      'id3v1-after.m4a',
+      'id3v1-after.flac',
+      'id3v2-before.flac',
+    ]) {
       expect((await bothReadings(join(extra, name))).plain, name).toBeNull();
     }
     // Cut inside its index: music-metadata's lenient reading and the integrity check say what is missing.
@@ -128,10 +166,10 @@ describe.skipIf(missing.length > 0)('readPlainMp4()', () => {
   });
 
   it.skipIf(!existsSync(corpusRoot) && process.env.CI !== 'true')(
-    'reads every real-world MP4 it takes exactly as music-metadata does, and takes tagged music',
+    'reads every real-world MP4 and FLAC it takes exactly as music-metadata does, and takes tagged music',
     async () => {
-      const files = await mp4Files(corpusRoot);
-      expect(files.length).toBeGreaterThan(10);
+      const files = await plainFormatFiles(corpusRoot);
+      expect(files.length).toBeGreaterThan(25);
       const taken: string[] = [];
       for (const file of files) {
         const { plain, parsed } = await bothReadings(file);
@@ -143,6 +181,7 @@ describe.skipIf(missing.length > 0)('readPlainMp4()', () => {
       // Picard's and an iTunes store file: the real tags of music, read here.
       expect(taken).toContain("MusicBrainz - Beth Hart - Sinner's Prayer.m4a");
       expect(taken).toContain('mp4/01. Trumpsta (Djuro Remix).m4a');
+      expect(taken).toContain("MusicBrainz - Beth Hart - Sinner's Prayer.flac");
       // Chapters (an audiobook) stay music-metadata's.
       expect(taken).not.toContain('mp4/issue-127.m4b');
     },

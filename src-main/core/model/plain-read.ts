@@ -1,0 +1,85 @@
+/**
+ * What the lean readers of common formats (`mp4-read.ts`, `flac-read.ts`) share: they give
+ * exactly what music-metadata gives for the files they take, built by its own collector (so
+ * native tags map to common ones as they always did), and leave every other file to it. A
+ * reader that meets anything it does not follow as plainly as music-metadata would throws
+ * `NotPlain`, and `readPlainly` turns that into null. Free of Node APIs: the renderer bundles it.
+ */
+import type { IAudioMetadata } from 'music-metadata';
+
+// The package exports neither: the collector maps native tags to common ones, and the bit
+// reader is how its parsers read packed fields (a FLAC's sample count); both must be its own.
+import { MetadataCollector } from '../../../node_modules/music-metadata/lib/common/MetadataCollector.js';
+import { getBitAllignedNumber } from '../../../node_modules/music-metadata/lib/common/Util.js';
+import type { ByteSource } from './block-tokenizer.js';
+import { ascii, readAt } from './bytes.js';
+
+export { getBitAllignedNumber as bitsAt };
+
+/** Why a file is left to music-metadata (thrown inside a reader, caught by `readPlainly`). */
+class NotPlain extends Error {}
+
+/** Leaves the file being read to music-metadata. */
+export const notPlain = (): never => {
+  throw new NotPlain();
+};
+
+/** The options the scan gives music-metadata (covers skipped, no duration scan). */
+const scanOptions = { skipCovers: true, duration: false };
+
+/** A collector for one file, as music-metadata's parsers fill it. */
+export type Collector = MetadataCollector;
+
+/** Sets a format field (music-metadata's `setFormat`, typed loosely as its parsers call it). */
+export function setFormat(metadata: Collector, key: string, value: unknown): void {
+  metadata.setFormat(key as Parameters<Collector['setFormat']>[0], value as never);
+}
+
+/**
+ * What `read` gives for `source` as music-metadata would, or null when it meets something it
+ * leaves to music-metadata. The result is finished as music-metadata finishes every parse.
+ */
+export async function readPlainly(
+  source: ByteSource,
+  read: (source: ByteSource, metadata: Collector) => Promise<void>,
+): Promise<IAudioMetadata | null> {
+  const metadata = new MetadataCollector(scanOptions);
+  try {
+    await read(source, metadata);
+  } catch (error) {
+    if (error instanceof NotPlain) return null;
+    throw error;
+  }
+  // ParserFactory's last step: what the parser did not say is inferred from its tracks.
+  const { format } = metadata;
+  if (format.hasAudio === undefined) {
+    setFormat(
+      metadata,
+      'hasAudio',
+      format.trackInfo.some((t) => t.type === audioTrackType),
+    );
+  }
+  if (format.hasVideo === undefined) {
+    setFormat(
+      metadata,
+      'hasVideo',
+      format.trackInfo.some((t) => t.type === videoTrackType),
+    );
+  }
+  return metadata.toCommonMetadata() as IAudioMetadata;
+}
+
+/** music-metadata's `TrackType` numbers (Matroska's, which it uses for every format). */
+export const audioTrackType = 2;
+const videoTrackType = 1;
+
+/**
+ * Leaves the file to music-metadata when tags follow its audio (ID3v1, APEv2), which its
+ * parsers read from the end of the file: the lean readers do not.
+ */
+export async function noTagsAtTheEnd(source: ByteSource): Promise<void> {
+  const tail = await readAt(source, Math.max(0, source.size - 160), 160);
+  const at = (text: string, fromEnd: number) =>
+    tail.length >= fromEnd && ascii(tail, tail.length - fromEnd, text.length) === text;
+  if (at('TAG', 128) || at('APETAGEX', 32) || at('APETAGEX', 160)) notPlain();
+}
