@@ -16,10 +16,10 @@ import {
 } from './audio-formats.js';
 import { audioPropertiesOf } from './audio-properties.js';
 import { type BlockCacheOptions, BlockTokenizer, type ByteSource } from './block-tokenizer.js';
+import { readPlainFlac } from './flac-read.js';
 import { id3v23TextFrames } from './id3v23-text.js';
 import { checkIntegrity } from './integrity.js';
 import { damagedFinding, integrityFinding } from './masters.js';
-import { readPlainFlac } from './flac-read.js';
 import { readPlainMp4 } from './mp4-read.js';
 import { oggFlacComments } from './ogg-flac.js';
 import { type FileReadResult, parsedResult, precheckFile, readFailure } from './read-result.js';
