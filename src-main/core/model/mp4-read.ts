@@ -15,7 +15,7 @@ import type { IAudioMetadata } from 'music-metadata';
 // Not exported by the package: the ID3v1 genre names an iTunes `gnre` points into.
 import { Genres } from '../../../node_modules/music-metadata/lib/id3v1/ID3v1Parser.js';
 import type { ByteSource } from './block-tokenizer.js';
-import { readAt, u32be, u64 } from './bytes.js';
+import { ascii, readAt, u32be, u64 } from './bytes.js';
 import { audioTrackType, type Collector, notPlain, readPlainly, setFormat } from './plain-read.js';
 
 /** Boxes music-metadata reads as lists of boxes (its `Atom.readData`). */
@@ -42,9 +42,6 @@ const codecs: Record<string, { format: string; lossy: boolean }> = {
 const maxPayload = 64 * 1024 * 1024;
 
 const utf8 = new TextDecoder('utf-8');
-
-const latin1 = (b: Uint8Array, at: number, length: number) =>
-  String.fromCharCode(...b.subarray(at, at + length));
 
 const i16 = (b: Uint8Array, at: number) => ((b[at]! << 24) >> 16) | b[at + 1]!;
 const u16 = (b: Uint8Array, at: number) => (b[at]! << 8) | b[at + 1]!;
@@ -114,11 +111,11 @@ function readBoxes(
       header = 16;
     } else if (length === 0) length = to - at;
     if (length < header || length > to - at) notPlain();
-    const box = { name: latin1(b, at + 4, 4), parent, body: at + header, end: at + length };
+    const box = { name: ascii(b, at + 4, 4), parent, body: at + header, end: at + length };
     if (box.name === 'meta') {
       if (box.end - box.body < 8) notPlain();
       // A meta box starts with a version and flags unless its first child follows at once.
-      const skip = latin1(b, box.body + 4, 4) === 'hdlr' ? 0 : 4;
+      const skip = ascii(b, box.body + 4, 4) === 'hdlr' ? 0 : 4;
       readBoxes(b, box.body + skip, box.end, box, handle);
     } else if (containers.has(box.name)) {
       readBoxes(b, box.body, box.end, box, handle);
@@ -211,7 +208,7 @@ function soundDescriptions(b: Uint8Array, body: number, end: number): SoundDescr
     if (end - at < 4) notPlain();
     const size = u32be(b, at);
     if (size < 16 || size > end - at) notPlain();
-    const dataFormat = latin1(b, at + 4, 4);
+    const dataFormat = ascii(b, at + 4, 4);
     if (!codecs[dataFormat]) notPlain();
     const description = at + 16;
     const descriptionLength = size - 16;
@@ -349,7 +346,7 @@ function brands(b: Uint8Array): string {
   const types: string[] = [];
   for (let at = 0; at < b.length; at += 4) {
     if (b.subarray(at, at + 4).some((c) => c >= 0x80)) notPlain();
-    const value = latin1(b, at, 4).replace(/\W/g, '');
+    const value = ascii(b, at, 4).replace(/\W/g, '');
     if (value.length > 0 && !types.includes(value)) types.push(value);
   }
   return types.join('/');
@@ -381,7 +378,7 @@ async function readTopLevel(source: ByteSource): Promise<Found | undefined> {
       length = u64be(head, 8);
       header = 16;
     }
-    const name = latin1(head, 4, 4);
+    const name = ascii(head, 4, 4);
     if (length < header || length > source.size - at) return undefined;
     if (first !== (name === 'ftyp')) return undefined;
     first = false;

@@ -22,6 +22,7 @@ import { checkIntegrity } from './integrity.js';
 import { damagedFinding, integrityFinding } from './masters.js';
 import { readPlainMp4 } from './mp4-read.js';
 import { oggFlacComments } from './ogg-flac.js';
+import { readPlainOgg } from './ogg-read.js';
 import { type FileReadResult, parsedResult, precheckFile, readFailure } from './read-result.js';
 import { draftFromMetadata, slashSplitFrames } from './tags-to-track.js';
 import type { Finding } from './track.js';
@@ -136,11 +137,15 @@ export async function readAudio(
  * The lean readers (`plain-read.ts`) by the extension music-metadata picks its parser by, and
  * the MIME types a browser gives those files, none of which names another parser to it.
  */
+const oggMimeTypes = ['audio/ogg', 'audio/opus', 'application/ogg', 'video/ogg'];
 const plainReaders: Record<string, { read: typeof readPlainMp4; mimeTypes: string[] }> = {
   m4a: { read: readPlainMp4, mimeTypes: ['audio/mp4', 'audio/m4a', 'audio/x-m4a', 'video/mp4'] },
   m4b: { read: readPlainMp4, mimeTypes: ['audio/mp4', 'audio/m4a', 'audio/x-m4a', 'video/mp4'] },
   mp4: { read: readPlainMp4, mimeTypes: ['audio/mp4', 'audio/m4a', 'audio/x-m4a', 'video/mp4'] },
   flac: { read: readPlainFlac, mimeTypes: ['audio/flac', 'audio/x-flac'] },
+  ogg: { read: readPlainOgg, mimeTypes: oggMimeTypes },
+  oga: { read: readPlainOgg, mimeTypes: oggMimeTypes },
+  opus: { read: readPlainOgg, mimeTypes: oggMimeTypes },
 };
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The lean readers (`core/model/mp4-read.ts`, `flac-read.ts`) against music-metadata on real
+ * The lean readers (`core/model/mp4-read.ts`, `flac-read.ts`, `ogg-read.ts`) against music-metadata on real
  * files: every file one reads gives exactly what music-metadata's parser gives (format, native
  * tags, common tags, warnings), and every file it is not sure of is left to music-metadata. Read
  * on the real-world corpus, the generated masters, and files tagged as iTunes, MusicBrainz Picard
@@ -18,6 +18,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BlockTokenizer } from '../../../src-main/core/model/block-tokenizer.js';
 import { readPlainFlac } from '../../../src-main/core/model/flac-read.js';
 import { readPlainMp4 } from '../../../src-main/core/model/mp4-read.js';
+import { readPlainOgg } from '../../../src-main/core/model/ogg-read.js';
 import { fileCache, openFileSource } from '../../../src-main/core/tags/cached-file-tokenizer.js';
 import {
   makeAudio,
@@ -37,7 +38,11 @@ async function bothReadings(
   const source = await openFileSource(path);
   const tokenizer = new BlockTokenizer(source, { path }, fileCache);
   try {
-    const read = /\.flac$/i.test(path) ? readPlainFlac : readPlainMp4;
+    const read = /\.flac$/i.test(path)
+      ? readPlainFlac
+      : /\.(ogg|oga|opus)$/i.test(path)
+        ? readPlainOgg
+        : readPlainMp4;
     const plain = await read({
       size: source.size,
       read: (target, position) => tokenizer.readAt(target, position),
@@ -52,11 +57,11 @@ async function bothReadings(
   }
 }
 
-/** Every MP4 and FLAC file under `dir`. */
+/** Every MP4, FLAC and Ogg file under `dir`. */
 async function plainFormatFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
-    .filter((e) => e.isFile() && /\.(m4a|m4b|mp4|flac)$/i.test(e.name))
+    .filter((e) => e.isFile() && /\.(m4a|m4b|mp4|flac|ogg|oga|opus)$/i.test(e.name))
     .map((e) => join(e.parentPath, e.name))
     .sort();
 }
@@ -86,7 +91,7 @@ if (missing.length > 0) {
   console.warn(`skipping the MP4 reader tests: missing ${missing.join(', ')}`);
 }
 
-describe.skipIf(missing.length > 0)('readPlainMp4() and readPlainFlac()', () => {
+describe.skipIf(missing.length > 0)('readPlainMp4(), readPlainFlac() and readPlainOgg()', () => {
   let fixtures: string;
   let extra: string;
 
@@ -111,6 +116,9 @@ describe.skipIf(missing.length > 0)('readPlainMp4() and readPlainFlac()', () => 
     await writeFile(join(extra, 'id3v1-after.flac'), Buffer.concat([flac, trailer]));
     const id3 = new Uint8Array([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0]);
     await writeFile(join(extra, 'id3v2-before.flac'), Buffer.concat([id3, flac]));
+    // Ogg files of more than twelve pages, where music-metadata stops reading once it has the tags.
+    await makeAudio('ogg', join(extra, 'long.ogg'), { seconds: 30, metadata: { title: 'Long' } });
+    await makeAudio('opus', join(extra, 'long.opus'), { seconds: 30, metadata: { title: 'Long' } });
     // A FLAC tagged with a cover and the ARTISTS tag, as Picard writes it.
     await makeAudio('flac', join(extra, 'picard.flac'));
     await writeTags([
@@ -136,6 +144,10 @@ describe.skipIf(missing.length > 0)('readPlainMp4() and readPlainFlac()', () => 
       join(fixtures, 'lossless/flac.flac'),
       join(fixtures, 'Bjo\u0308rk/Cafe\u0301.flac'),
       join(extra, 'picard.flac'),
+      join(fixtures, 'ogg/vorbis.ogg'),
+      join(fixtures, 'ogg/opus.opus'),
+      join(extra, 'long.ogg'),
+      join(extra, 'long.opus'),
     ];
     for (const file of files) {
       const { plain, parsed } = await bothReadings(file);
@@ -161,15 +173,17 @@ describe.skipIf(missing.length > 0)('readPlainMp4() and readPlainFlac()', () => 
     ]) {
       expect((await bothReadings(join(extra, name))).plain, name).toBeNull();
     }
-    // Cut inside its index: music-metadata's lenient reading and the integrity check say what is missing.
-    expect((await bothReadings(join(fixtures, 'broken/truncated.m4a'))).plain).toBeNull();
+    // Cut short: music-metadata's lenient reading and the integrity check say what is missing.
+    for (const name of ['broken/truncated.m4a', 'broken/truncated.opus']) {
+      expect((await bothReadings(join(fixtures, name))).plain, name).toBeNull();
+    }
   });
 
   it.skipIf(!existsSync(corpusRoot) && process.env.CI !== 'true')(
-    'reads every real-world MP4 and FLAC it takes exactly as music-metadata does, and takes tagged music',
+    'reads every real-world MP4, FLAC and Ogg it takes exactly as music-metadata does, and takes tagged music',
     async () => {
       const files = await plainFormatFiles(corpusRoot);
-      expect(files.length).toBeGreaterThan(25);
+      expect(files.length).toBeGreaterThan(40);
       const taken: string[] = [];
       for (const file of files) {
         const { plain, parsed } = await bothReadings(file);
@@ -182,6 +196,7 @@ describe.skipIf(missing.length > 0)('readPlainMp4() and readPlainFlac()', () => 
       expect(taken).toContain("MusicBrainz - Beth Hart - Sinner's Prayer.m4a");
       expect(taken).toContain('mp4/01. Trumpsta (Djuro Remix).m4a');
       expect(taken).toContain("MusicBrainz - Beth Hart - Sinner's Prayer.flac");
+      expect(taken).toContain("MusicBrainz - Beth Hart - Sinner's Prayer.ogg");
       // Chapters (an audiobook) stay music-metadata's.
       expect(taken).not.toContain('mp4/issue-127.m4b');
     },
