@@ -143,10 +143,11 @@ class NativeTags {
         if (latin1TagTypes.has(tagType)) text = repairLatin1Utf8(text);
         // iTunes wrote ID3v2.2 names NUL-padded to four characters into v2.3 tags ("TP1\0").
         const id = stripTrailingNuls(tag.id);
+        const key = bareKey(id);
         // A NUL inside a value separates values (ID3v2.3 writers do it: TYER "2009\02009").
-        for (const value of stripTrailingNuls(text).split('\u0000')) {
+        const whole = stripTrailingNuls(text);
+        for (const value of whole.includes('\u0000') ? whole.split('\u0000') : [whole]) {
           if (value.trim() === '') continue;
-          const key = bareKey(id);
           const list = this.byKey.get(key);
           const hit = { id, tagType, value };
           if (list) list.push(hit);

@@ -32,6 +32,9 @@ export async function readTrackFile(
   return readAudio(source, file, { cache: fileCache });
 }
 
+/** How long blocking reads run before they let the event loop turn. */
+const yieldEveryMs = 2;
+
 /**
  * Reads files `concurrency` at a time (one at a time with `blocking` reads, which leave nothing
  * to overlap); results in the order of `paths` (fewer if aborted).
@@ -45,12 +48,18 @@ export async function readTrackFiles(
 ): Promise<FileReadResult[]> {
   const results: FileReadResult[] = new Array(paths.length);
   let next = 0;
+  let yielded = performance.now();
   const lane = async () => {
     while (next < paths.length && !signal?.aborted) {
       const i = next++;
       results[i] = await readTrackFile(root, paths[i]!, blocking);
-      // Blocking reads never leave the thread idle: let it answer its workers and Ctrl-C.
-      if (blocking) await new Promise((resolve) => setImmediate(resolve));
+      // Blocking reads never leave the thread idle: every few milliseconds (a turn of the
+      // event loop per file cost more than some files' reading), let it answer its workers
+      // and Ctrl-C.
+      if (blocking && performance.now() - yielded >= yieldEveryMs) {
+        await new Promise((resolve) => setImmediate(resolve));
+        yielded = performance.now();
+      }
     }
   };
   const lanes = blocking ? 1 : Math.max(1, Math.min(concurrency, paths.length));
