@@ -10,7 +10,7 @@
 import type { IAudioMetadata } from 'music-metadata';
 
 import type { ByteSource } from './block-tokenizer.js';
-import { ascii, readAt, u32le } from './bytes.js';
+import { ascii, readAt } from './bytes.js';
 import {
   bitsAt,
   type Collector,
@@ -18,13 +18,12 @@ import {
   notPlain,
   readPlainly,
   setFormat,
+  vorbisComment,
 } from './plain-read.js';
 
-const utf8 = new TextDecoder('utf-8');
-
 /** FLAC metadata block types music-metadata knows; 6 is a picture, skipped as covers are. */
-const streamInfo = 0;
-const vorbisComment = 4;
+const streamInfoBlock = 0;
+const commentBlock = 4;
 const lastKnownType = 6;
 
 /** Bytes of a metadata block read at once while walking them (headers, small blocks). */
@@ -48,11 +47,11 @@ export function readPlainFlac(source: ByteSource): Promise<IAudioMetadata | null
       const type = head[0]! & 0x7f;
       const length = (head[1]! << 16) | (head[2]! << 8) | head[3]!;
       if (type > lastKnownType || at + 4 + length > file.size) notPlain();
-      if (type === streamInfo) {
+      if (type === streamInfoBlock) {
         if (length !== 34) notPlain();
         readStreamInfo(head.subarray(4), metadata);
         sawStreamInfo = true;
-      } else if (type === vorbisComment) {
+      } else if (type === commentBlock) {
         await readComment(await readAt(file, at + 4, length), metadata);
       }
       at += 4 + length;
@@ -80,31 +79,9 @@ function readStreamInfo(b: Uint8Array, metadata: Collector): void {
 
 /** A Vorbis comment block: the vendor as the tool, each comment a tag (ENCODER the tool too). */
 async function readComment(b: Uint8Array, metadata: Collector): Promise<void> {
-  let at = 0;
-  const text = () => {
-    if (at + 4 > b.length) notPlain();
-    const length = u32le(b, at);
-    at += 4;
-    if (at + length > b.length) notPlain();
-    const value = utf8.decode(b.subarray(at, at + length));
-    at += length;
-    return value;
-  };
-  const vendor = text();
+  const { vendor, comments } = vorbisComment(b, 0);
   if (vendor.length > 0) setFormat(metadata, 'tool', vendor);
-  if (at + 4 > b.length) notPlain();
-  const count = u32le(b, at);
-  at += 4;
-  const tags: { key: string; value: string }[] = [];
-  for (let i = 0; i < count; i++) {
-    const comment = text();
-    const equals = comment.indexOf('=');
-    tags.push({
-      key: comment.substring(0, equals).toUpperCase(),
-      value: comment.substring(equals + 1),
-    });
-  }
-  for (const { key, value } of tags) {
+  for (const { key, value } of comments) {
     if (key === 'ENCODER') setFormat(metadata, 'tool', value);
     // A picture in the comment is a cover: skipped, as the scan asks.
     if (key === 'METADATA_BLOCK_PICTURE') continue;

@@ -38,6 +38,9 @@ const codecs: Record<string, { format: string; lossy: boolean }> = {
   alac: { format: 'ALAC', lossy: false },
 };
 
+/** How deep boxes may nest in a file read here. */
+const maxDepth = 16;
+
 /** The largest box music-metadata reads into memory. */
 const maxPayload = 64 * 1024 * 1024;
 
@@ -99,7 +102,10 @@ function readBoxes(
   to: number,
   parent: Box | null,
   handle: (box: Box) => void,
+  depth = 0,
 ): void {
+  // Music nests boxes a few deep; a file nesting them by the thousand is not plain.
+  if (depth > maxDepth) notPlain();
   let at = from;
   while (at < to) {
     if (to - at < 8) notPlain();
@@ -116,9 +122,9 @@ function readBoxes(
       if (box.end - box.body < 8) notPlain();
       // A meta box starts with a version and flags unless its first child follows at once.
       const skip = ascii(b, box.body + 4, 4) === 'hdlr' ? 0 : 4;
-      readBoxes(b, box.body + skip, box.end, box, handle);
+      readBoxes(b, box.body + skip, box.end, box, handle, depth + 1);
     } else if (containers.has(box.name)) {
-      readBoxes(b, box.body, box.end, box, handle);
+      readBoxes(b, box.body, box.end, box, handle, depth + 1);
     } else {
       if (box.end - box.body > maxPayload) notPlain();
       handle(box);

@@ -11,9 +11,7 @@ import type { IAudioMetadata } from 'music-metadata';
 
 import type { ByteSource } from './block-tokenizer.js';
 import { ascii, readAt, u32le } from './bytes.js';
-import { type Collector, notPlain, readPlainly, setFormat } from './plain-read.js';
-
-const utf8 = new TextDecoder('utf-8');
+import { type Collector, notPlain, readPlainly, setFormat, vorbisComment } from './plain-read.js';
 
 /** Text as music-metadata's 'ascii' decoding gives it: each byte's low seven bits. */
 function text7(b: Uint8Array, at: number, length: number): string {
@@ -143,25 +141,11 @@ function codecOf(data: Uint8Array): Codec {
   return notPlain();
 }
 
-/** The comment list of a packet from `at` (after its codec's marker): each comment a tag. */
+/** The comment of a packet from `at` (after its codec's marker): each comment a tag. */
 async function readComments(data: Uint8Array, at: number, metadata: Collector): Promise<void> {
-  if (at + 4 > data.length) notPlain();
-  let p = at + 4 + u32le(data, at);
-  if (p + 4 > data.length) notPlain();
-  let count = u32le(data, p);
-  p += 4;
-  while (count-- > 0) {
-    if (p + 4 > data.length) notPlain();
-    const length = u32le(data, p);
-    p += 4;
-    if (p + length > data.length) notPlain();
-    const comment = utf8.decode(data.subarray(p, p + length));
-    p += length;
-    const equals = comment.indexOf('=');
-    const key = comment.substring(0, equals).toUpperCase();
+  for (const { key, value } of vorbisComment(data, at).comments) {
     // A picture in the comment is a cover: skipped, as the scan asks.
-    if (key === 'METADATA_BLOCK_PICTURE') continue;
-    await metadata.addTag('vorbis', key, comment.substring(equals + 1));
+    if (key !== 'METADATA_BLOCK_PICTURE') await metadata.addTag('vorbis', key, value);
   }
 }
 

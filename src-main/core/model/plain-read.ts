@@ -12,7 +12,7 @@ import type { IAudioMetadata } from 'music-metadata';
 import { MetadataCollector } from '../../../node_modules/music-metadata/lib/common/MetadataCollector.js';
 import { getBitAllignedNumber } from '../../../node_modules/music-metadata/lib/common/Util.js';
 import type { ByteSource } from './block-tokenizer.js';
-import { ascii, readAt } from './bytes.js';
+import { ascii, readAt, u32le } from './bytes.js';
 
 export { getBitAllignedNumber as bitsAt };
 
@@ -82,4 +82,41 @@ export async function noTagsAtTheEnd(source: ByteSource): Promise<void> {
   const at = (text: string, fromEnd: number) =>
     tail.length >= fromEnd && ascii(tail, tail.length - fromEnd, text.length) === text;
   if (at('TAG', 128) || at('APETAGEX', 32) || at('APETAGEX', 160)) notPlain();
+}
+
+const utf8 = new TextDecoder('utf-8');
+
+/**
+ * A Vorbis comment from `at` in `b` (a FLAC block, an Ogg Vorbis or Opus packet after its
+ * marker): the vendor, then each comment split at its first "=" with the key upper-cased, as
+ * music-metadata's `VorbisDecoder` reads them. A length past the end is not plain.
+ */
+export function vorbisComment(
+  b: Uint8Array,
+  at: number,
+): { vendor: string; comments: { key: string; value: string }[] } {
+  let p = at;
+  const text = () => {
+    if (p + 4 > b.length) notPlain();
+    const length = u32le(b, p);
+    p += 4;
+    if (p + length > b.length) notPlain();
+    const value = utf8.decode(b.subarray(p, p + length));
+    p += length;
+    return value;
+  };
+  const vendor = text();
+  if (p + 4 > b.length) notPlain();
+  let count = u32le(b, p);
+  p += 4;
+  const comments: { key: string; value: string }[] = [];
+  while (count-- > 0) {
+    const comment = text();
+    const equals = comment.indexOf('=');
+    comments.push({
+      key: comment.substring(0, equals).toUpperCase(),
+      value: comment.substring(equals + 1),
+    });
+  }
+  return { vendor, comments };
 }

@@ -173,6 +173,24 @@ describe.skipIf(missing.length > 0)('readPlainMp4(), readPlainFlac() and readPla
     ]) {
       expect((await bothReadings(join(extra, name))).plain, name).toBeNull();
     }
+    // Boxes nested thousands deep (a hostile file): left to music-metadata, no stack overflow.
+    const depth = 50_000;
+    const nested = new Uint8Array(8 * depth);
+    for (let i = 0; i < depth; i++) {
+      new DataView(nested.buffer).setUint32(8 * i, 8 * (depth - i));
+      nested.set(new TextEncoder().encode(i === 0 ? 'moov' : 'udta'), 8 * i + 4);
+    }
+    const ftyp = new Uint8Array([0, 0, 0, 16, ...new TextEncoder().encode('ftypM4A \0\0\0\0')]);
+    const deep = Buffer.concat([ftyp, nested]);
+    const deepSource = {
+      size: deep.length,
+      read: async (t: Uint8Array, p: number) => {
+        const part = deep.subarray(p, p + t.length);
+        t.set(part);
+        return part.length;
+      },
+    };
+    expect(await readPlainMp4(deepSource)).toBeNull();
     // Cut short: music-metadata's lenient reading and the integrity check say what is missing.
     for (const name of ['broken/truncated.m4a', 'broken/truncated.opus']) {
       expect((await bothReadings(join(fixtures, name))).plain, name).toBeNull();
