@@ -7,10 +7,13 @@
  */
 import type { IAudioMetadata } from 'music-metadata';
 
-// The package exports neither: the collector maps native tags to common ones, and the bit
-// reader is how its parsers read packed fields (a FLAC's sample count); both must be its own.
+// The package exports none of these: the collector maps native tags to common ones, the bit
+// reader is how its parsers read packed fields (a FLAC's sample count), and the ID3v2 parser
+// reads the tag WAV and AIFF files carry in a chunk; all must be its own.
 import { MetadataCollector } from '../../../node_modules/music-metadata/lib/common/MetadataCollector.js';
 import { getBitAllignedNumber } from '../../../node_modules/music-metadata/lib/common/Util.js';
+import { ID3v2Parser } from '../../../node_modules/music-metadata/lib/id3v2/ID3v2Parser.js';
+import { fromBuffer } from 'strtok3/core';
 import type { ByteSource } from './block-tokenizer.js';
 import { ascii, readAt, u32le } from './bytes.js';
 
@@ -26,6 +29,14 @@ export const notPlain = (): never => {
 
 /** The options the scan gives music-metadata (covers skipped, no duration scan). */
 const scanOptions = { skipCovers: true, duration: false };
+
+/**
+ * An ID3v2 tag held in a chunk (WAV's `id3 `, AIFF's `ID3 `), read by music-metadata's own ID3v2
+ * parser over the chunk's bytes, as its WAV and AIFF parsers read it.
+ */
+export function readId3Chunk(bytes: Uint8Array, metadata: Collector): Promise<void> {
+  return new ID3v2Parser().parse(metadata, fromBuffer(bytes), scanOptions);
+}
 
 /** A collector for one file, as music-metadata's parsers fill it. */
 export type Collector = MetadataCollector;

@@ -16,6 +16,7 @@ import {
 } from './audio-formats.js';
 import { audioPropertiesOf } from './audio-properties.js';
 import { type BlockCacheOptions, BlockTokenizer, type ByteSource } from './block-tokenizer.js';
+import { readPlainAiff } from './aiff-read.js';
 import { readPlainFlac } from './flac-read.js';
 import { id3v23TextFrames } from './id3v23-text.js';
 import { checkIntegrity } from './integrity.js';
@@ -26,6 +27,7 @@ import { readPlainOgg } from './ogg-read.js';
 import { type FileReadResult, parsedResult, precheckFile, readFailure } from './read-result.js';
 import { draftFromMetadata, slashSplitFrames } from './tags-to-track.js';
 import type { Finding } from './track.js';
+import { readPlainWav } from './wav-read.js';
 
 /** Reads `source`, the file whose delivery-relative path is `file` (forward slashes, NFC). */
 export async function readAudio(
@@ -138,6 +140,7 @@ export async function readAudio(
  * the MIME types a browser gives those files, none of which names another parser to it.
  */
 const oggMimeTypes = ['audio/ogg', 'audio/opus', 'application/ogg', 'video/ogg'];
+const aiffMimeTypes = ['audio/aiff', 'audio/aif', 'application/aiff', 'audio/x-aiff'];
 const plainReaders: Record<string, { read: typeof readPlainMp4; mimeTypes: string[] }> = {
   m4a: { read: readPlainMp4, mimeTypes: ['audio/mp4', 'audio/m4a', 'audio/x-m4a', 'video/mp4'] },
   m4b: { read: readPlainMp4, mimeTypes: ['audio/mp4', 'audio/m4a', 'audio/x-m4a', 'video/mp4'] },
@@ -146,6 +149,12 @@ const plainReaders: Record<string, { read: typeof readPlainMp4; mimeTypes: strin
   ogg: { read: readPlainOgg, mimeTypes: oggMimeTypes },
   oga: { read: readPlainOgg, mimeTypes: oggMimeTypes },
   opus: { read: readPlainOgg, mimeTypes: oggMimeTypes },
+  wav: {
+    read: readPlainWav,
+    mimeTypes: ['audio/vnd.wave', 'audio/wav', 'audio/wave', 'audio/x-wav'],
+  },
+  aif: { read: readPlainAiff, mimeTypes: aiffMimeTypes },
+  aiff: { read: readPlainAiff, mimeTypes: aiffMimeTypes },
 };
 
 /**

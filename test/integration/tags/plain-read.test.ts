@@ -1,5 +1,6 @@
 /**
- * The lean readers (`core/model/mp4-read.ts`, `flac-read.ts`, `ogg-read.ts`) against music-metadata on real
+ * The lean readers (`core/model/mp4-read.ts`, `flac-read.ts`, `ogg-read.ts`, `wav-read.ts`,
+ * `aiff-read.ts`) against music-metadata on real
  * files: every file one reads gives exactly what music-metadata's parser gives (format, native
  * tags, common tags, warnings), and every file it is not sure of is left to music-metadata. Read
  * on the real-world corpus, the generated masters, and files tagged as iTunes, MusicBrainz Picard
@@ -16,9 +17,11 @@ import { type IAudioMetadata, parseFromTokenizer } from 'music-metadata';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { BlockTokenizer } from '../../../src-main/core/model/block-tokenizer.js';
+import { readPlainAiff } from '../../../src-main/core/model/aiff-read.js';
 import { readPlainFlac } from '../../../src-main/core/model/flac-read.js';
 import { readPlainMp4 } from '../../../src-main/core/model/mp4-read.js';
 import { readPlainOgg } from '../../../src-main/core/model/ogg-read.js';
+import { readPlainWav } from '../../../src-main/core/model/wav-read.js';
 import { fileCache, openFileSource } from '../../../src-main/core/tags/cached-file-tokenizer.js';
 import {
   makeAudio,
@@ -38,11 +41,7 @@ async function bothReadings(
   const source = await openFileSource(path);
   const tokenizer = new BlockTokenizer(source, { path }, fileCache);
   try {
-    const read = /\.flac$/i.test(path)
-      ? readPlainFlac
-      : /\.(ogg|oga|opus)$/i.test(path)
-        ? readPlainOgg
-        : readPlainMp4;
+    const read = readerFor(path);
     const plain = await read({
       size: source.size,
       read: (target, position) => tokenizer.readAt(target, position),
@@ -57,11 +56,20 @@ async function bothReadings(
   }
 }
 
-/** Every MP4, FLAC and Ogg file under `dir`. */
+/** The lean reader of `path`, by its extension. */
+function readerFor(path: string): typeof readPlainMp4 {
+  if (/\.flac$/i.test(path)) return readPlainFlac;
+  if (/\.(ogg|oga|opus)$/i.test(path)) return readPlainOgg;
+  if (/\.wav$/i.test(path)) return readPlainWav;
+  if (/\.aiff?$/i.test(path)) return readPlainAiff;
+  return readPlainMp4;
+}
+
+/** Every MP4, FLAC, Ogg, WAV and AIFF file under `dir`. */
 async function plainFormatFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
-    .filter((e) => e.isFile() && /\.(m4a|m4b|mp4|flac|ogg|oga|opus)$/i.test(e.name))
+    .filter((e) => e.isFile() && /\.(m4a|m4b|mp4|flac|ogg|oga|opus|wav|aif|aiff)$/i.test(e.name))
     .map((e) => join(e.parentPath, e.name))
     .sort();
 }
@@ -91,7 +99,7 @@ if (missing.length > 0) {
   console.warn(`skipping the MP4 reader tests: missing ${missing.join(', ')}`);
 }
 
-describe.skipIf(missing.length > 0)('readPlainMp4(), readPlainFlac() and readPlainOgg()', () => {
+describe.skipIf(missing.length > 0)('the lean readers of MP4, FLAC, Ogg, WAV and AIFF', () => {
   let fixtures: string;
   let extra: string;
 
@@ -119,6 +127,16 @@ describe.skipIf(missing.length > 0)('readPlainMp4(), readPlainFlac() and readPla
     // Ogg files of more than twelve pages, where music-metadata stops reading once it has the tags.
     await makeAudio('ogg', join(extra, 'long.ogg'), { seconds: 30, metadata: { title: 'Long' } });
     await makeAudio('opus', join(extra, 'long.opus'), { seconds: 30, metadata: { title: 'Long' } });
+    // An AIFF with a NAME chunk before its ID3 chunk (some DAWs write both).
+    const aiff = await readFile(join(fixtures, 'aiff/id3v24.aiff'));
+    const name = Buffer.concat([
+      Buffer.from('NAME'),
+      Buffer.from([0, 0, 0, 4]),
+      Buffer.from('Café'),
+    ]);
+    const form = Buffer.concat([aiff.subarray(0, 12), name, aiff.subarray(12)]);
+    form.writeUInt32BE(form.length - 8, 4);
+    await writeFile(join(extra, 'named.aiff'), form);
     // A FLAC tagged with a cover and the ARTISTS tag, as Picard writes it.
     await makeAudio('flac', join(extra, 'picard.flac'));
     await writeTags([
@@ -148,6 +166,12 @@ describe.skipIf(missing.length > 0)('readPlainMp4(), readPlainFlac() and readPla
       join(fixtures, 'ogg/opus.opus'),
       join(extra, 'long.ogg'),
       join(extra, 'long.opus'),
+      join(fixtures, 'wav/riff-info.wav'),
+      join(fixtures, 'wav/id3-chunk.wav'),
+      join(fixtures, 'aiff/id3v24.aiff'),
+      join(fixtures, 'aiff/id3v23.aiff'),
+      join(fixtures, 'long/tail-tags.wav'),
+      join(fixtures, 'long/tail-tags.aiff'),
     ];
     for (const file of files) {
       const { plain, parsed } = await bothReadings(file);
@@ -192,16 +216,19 @@ describe.skipIf(missing.length > 0)('readPlainMp4(), readPlainFlac() and readPla
     };
     expect(await readPlainMp4(deepSource)).toBeNull();
     // Cut short: music-metadata's lenient reading and the integrity check say what is missing.
+    // A BWF's bext chunk, and an AIFF's text chunks, are music-metadata's to read.
+    expect((await bothReadings(join(fixtures, 'wav/bwf.wav'))).plain).toBeNull();
+    expect((await bothReadings(join(extra, 'named.aiff'))).plain).toBeNull();
     for (const name of ['broken/truncated.m4a', 'broken/truncated.opus']) {
       expect((await bothReadings(join(fixtures, name))).plain, name).toBeNull();
     }
   });
 
   it.skipIf(!existsSync(corpusRoot) && process.env.CI !== 'true')(
-    'reads every real-world MP4, FLAC and Ogg it takes exactly as music-metadata does, and takes tagged music',
+    'reads every real-world file it takes exactly as music-metadata does, and takes tagged music',
     async () => {
       const files = await plainFormatFiles(corpusRoot);
-      expect(files.length).toBeGreaterThan(40);
+      expect(files.length).toBeGreaterThan(60);
       const taken: string[] = [];
       for (const file of files) {
         const { plain, parsed } = await bothReadings(file);
