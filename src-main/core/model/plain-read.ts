@@ -1,9 +1,10 @@
 /**
- * What the lean readers of common formats (`mp4-read.ts`, `flac-read.ts`) share: they give
- * exactly what music-metadata gives for the files they take, built by its own collector (so
- * native tags map to common ones as they always did), and leave every other file to it. A
- * reader that meets anything it does not follow as plainly as music-metadata would throws
- * `NotPlain`, and `readPlainly` turns that into null. Free of Node APIs: the renderer bundles it.
+ * What the lean readers of common formats share (`mp4-read.ts`, `flac-read.ts`, `ogg-read.ts`,
+ * `wav-read.ts`, `aiff-read.ts`): they give exactly what music-metadata gives for the files they
+ * take, built by its own collector (so native tags map to common ones as they always did), and
+ * leave every other file to it. A reader that meets anything it does not follow as plainly as
+ * music-metadata would throws `NotPlain`, and `readPlainly` turns that (or any failure) into
+ * null. Free of Node APIs: the renderer bundles it.
  */
 import type { IAudioMetadata } from 'music-metadata';
 
@@ -20,7 +21,11 @@ import { ascii, readAt, u32le } from './bytes.js';
 export { getBitAllignedNumber as bitsAt };
 
 /** Why a file is left to music-metadata (thrown inside a reader, caught by `readPlainly`). */
-class NotPlain extends Error {}
+class NotPlain extends Error {
+  constructor() {
+    super('left to music-metadata');
+  }
+}
 
 /** Leaves the file being read to music-metadata. */
 export const notPlain = (): never => {
@@ -57,9 +62,10 @@ export async function readPlainly(
   const metadata = new MetadataCollector(scanOptions);
   try {
     await read(source, metadata);
-  } catch (error) {
-    if (error instanceof NotPlain) return null;
-    throw error;
+  } catch {
+    // Not plain, or music-metadata's own ID3v2 parser failed on a chunk: music-metadata reads
+    // the file, and a file it cannot read fails there with its words, as it always did.
+    return null;
   }
   // ParserFactory's last step: what the parser did not say is inferred from its tracks.
   const { format } = metadata;
