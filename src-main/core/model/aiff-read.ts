@@ -13,6 +13,7 @@ import { ascii, readAt, u32be } from './bytes.js';
 import { notPlain, readId3Chunk, readPlainly, setFormat } from './plain-read.js';
 
 /** A chunk name music-metadata accepts (its `FourCcToken`). */
+// eslint-disable-next-line no-control-regex -- a NUL may pad a chunk name, as music-metadata allows
 const fourCc = /^[\x21-\x7e©][\x20-\x7e\x00()]{3}/;
 
 /** Chunks music-metadata reads as text: left to it. */

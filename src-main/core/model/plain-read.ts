@@ -7,6 +7,7 @@
  * null. Free of Node APIs: the renderer bundles it.
  */
 import type { IAudioMetadata } from 'music-metadata';
+import { fromBuffer } from 'strtok3/core';
 
 // The package exports none of these: the collector maps native tags to common ones, the bit
 // reader is how its parsers read packed fields (a FLAC's sample count), and the ID3v2 parser
@@ -14,7 +15,6 @@ import type { IAudioMetadata } from 'music-metadata';
 import { MetadataCollector } from '../../../node_modules/music-metadata/lib/common/MetadataCollector.js';
 import { getBitAllignedNumber } from '../../../node_modules/music-metadata/lib/common/Util.js';
 import { ID3v2Parser } from '../../../node_modules/music-metadata/lib/id3v2/ID3v2Parser.js';
-import { fromBuffer } from 'strtok3/core';
 import type { ByteSource } from './block-tokenizer.js';
 import { ascii, readAt, u32le } from './bytes.js';
 

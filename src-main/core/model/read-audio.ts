@@ -7,6 +7,7 @@
  */
 import { type IAudioMetadata, parseFromTokenizer } from 'music-metadata';
 
+import { readPlainAiff } from './aiff-read.js';
 import { aiffTextChunks } from './aiff-text.js';
 import {
   extensionOf,
@@ -16,7 +17,6 @@ import {
 } from './audio-formats.js';
 import { audioPropertiesOf } from './audio-properties.js';
 import { type BlockCacheOptions, BlockTokenizer, type ByteSource } from './block-tokenizer.js';
-import { readPlainAiff } from './aiff-read.js';
 import { readPlainFlac } from './flac-read.js';
 import { id3v23TextFrames } from './id3v23-text.js';
 import { checkIntegrity } from './integrity.js';

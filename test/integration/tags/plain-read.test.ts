@@ -16,8 +16,8 @@ import { promisify } from 'node:util';
 import { type IAudioMetadata, parseFromTokenizer } from 'music-metadata';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { BlockTokenizer, bytesSource } from '../../../src-main/core/model/block-tokenizer.js';
 import { readPlainAiff } from '../../../src-main/core/model/aiff-read.js';
+import { BlockTokenizer, bytesSource } from '../../../src-main/core/model/block-tokenizer.js';
 import { readPlainFlac } from '../../../src-main/core/model/flac-read.js';
 import { readPlainMp4 } from '../../../src-main/core/model/mp4-read.js';
 import { readPlainOgg } from '../../../src-main/core/model/ogg-read.js';
