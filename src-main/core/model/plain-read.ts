@@ -13,12 +13,15 @@ import { fromBuffer } from 'strtok3/core';
 // reader is how its parsers read packed fields (a FLAC's sample count), and the ID3v2 parser
 // reads the tag WAV and AIFF files carry in a chunk; all must be its own.
 import { MetadataCollector } from '../../../node_modules/music-metadata/lib/common/MetadataCollector.js';
-import { getBitAllignedNumber } from '../../../node_modules/music-metadata/lib/common/Util.js';
+import {
+  getBitAllignedNumber,
+  stripNulls,
+} from '../../../node_modules/music-metadata/lib/common/Util.js';
 import { ID3v2Parser } from '../../../node_modules/music-metadata/lib/id3v2/ID3v2Parser.js';
 import type { ByteSource } from './block-tokenizer.js';
 import { ascii, readAt, u32le } from './bytes.js';
 
-export { getBitAllignedNumber as bitsAt };
+export { getBitAllignedNumber as bitsAt, stripNulls };
 
 /** Why a file is left to music-metadata (thrown inside a reader, caught by `readPlainly`). */
 class NotPlain extends Error {
@@ -36,8 +39,8 @@ export const notPlain = (): never => {
 const scanOptions = { skipCovers: true, duration: false };
 
 /**
- * An ID3v2 tag held in a chunk (WAV's `id3 `, AIFF's `ID3 `), read by music-metadata's own ID3v2
- * parser over the chunk's bytes, as its WAV and AIFF parsers read it.
+ * An ID3v2 tag held in `bytes` (WAV's `id3 ` chunk, AIFF's `ID3 `, the tag an MP3 starts with),
+ * read by music-metadata's own ID3v2 parser over those bytes, as its parsers read it.
  */
 export function readId3Chunk(bytes: Uint8Array, metadata: Collector): Promise<void> {
   return new ID3v2Parser().parse(metadata, fromBuffer(bytes), scanOptions);

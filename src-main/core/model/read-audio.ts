@@ -21,6 +21,7 @@ import { readPlainFlac } from './flac-read.js';
 import { id3v23TextFrames } from './id3v23-text.js';
 import { checkIntegrity } from './integrity.js';
 import { damagedFinding, integrityFinding } from './masters.js';
+import { readPlainMp3 } from './mp3-read.js';
 import { readPlainMp4 } from './mp4-read.js';
 import { oggFlacComments } from './ogg-flac.js';
 import { readPlainOgg } from './ogg-read.js';
@@ -155,6 +156,7 @@ const plainReaders: Record<string, { read: typeof readPlainMp4; mimeTypes: strin
   },
   aif: { read: readPlainAiff, mimeTypes: aiffMimeTypes },
   aiff: { read: readPlainAiff, mimeTypes: aiffMimeTypes },
+  mp3: { read: readPlainMp3, mimeTypes: ['audio/mpeg', 'audio/mp3'] },
 };
 
 /**

@@ -1,6 +1,6 @@
 /**
- * The lean readers (`core/model/mp4-read.ts`, `flac-read.ts`, `ogg-read.ts`, `wav-read.ts`,
- * `aiff-read.ts`) against music-metadata on real
+ * The lean readers (`core/model/mp3-read.ts`, `mp4-read.ts`, `flac-read.ts`, `ogg-read.ts`,
+ * `wav-read.ts`, `aiff-read.ts`) against music-metadata on real
  * files: every file one reads gives exactly what music-metadata's parser gives (format, native
  * tags, common tags, warnings), and every file it is not sure of is left to music-metadata. Read
  * on the real-world corpus, the generated masters, and files tagged as iTunes, MusicBrainz Picard
@@ -19,6 +19,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readPlainAiff } from '../../../src-main/core/model/aiff-read.js';
 import { BlockTokenizer, bytesSource } from '../../../src-main/core/model/block-tokenizer.js';
 import { readPlainFlac } from '../../../src-main/core/model/flac-read.js';
+import { readPlainMp3 } from '../../../src-main/core/model/mp3-read.js';
 import { readPlainMp4 } from '../../../src-main/core/model/mp4-read.js';
 import { readPlainOgg } from '../../../src-main/core/model/ogg-read.js';
 import { readPlainWav } from '../../../src-main/core/model/wav-read.js';
@@ -58,6 +59,7 @@ async function bothReadings(
 
 /** The lean reader of `path`, by its extension. */
 function readerFor(path: string): typeof readPlainMp4 {
+  if (/\.mp3$/i.test(path)) return readPlainMp3;
   if (/\.flac$/i.test(path)) return readPlainFlac;
   if (/\.(ogg|oga|opus)$/i.test(path)) return readPlainOgg;
   if (/\.wav$/i.test(path)) return readPlainWav;
@@ -65,11 +67,13 @@ function readerFor(path: string): typeof readPlainMp4 {
   return readPlainMp4;
 }
 
-/** Every MP4, FLAC, Ogg, WAV and AIFF file under `dir`. */
+/** Every MP3, MP4, FLAC, Ogg, WAV and AIFF file under `dir`. */
 async function plainFormatFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
-    .filter((e) => e.isFile() && /\.(m4a|m4b|mp4|flac|ogg|oga|opus|wav|aif|aiff)$/i.test(e.name))
+    .filter(
+      (e) => e.isFile() && /\.(mp3|m4a|m4b|mp4|flac|ogg|oga|opus|wav|aif|aiff)$/i.test(e.name),
+    )
     .map((e) => join(e.parentPath, e.name))
     .sort();
 }
@@ -99,7 +103,7 @@ if (missing.length > 0) {
   console.warn(`skipping the MP4 reader tests: missing ${missing.join(', ')}`);
 }
 
-describe.skipIf(missing.length > 0)('the lean readers of MP4, FLAC, Ogg, WAV and AIFF', () => {
+describe.skipIf(missing.length > 0)('the lean readers of MP3, MP4, FLAC, Ogg, WAV and AIFF', () => {
   let fixtures: string;
   let extra: string;
 
@@ -120,10 +124,27 @@ describe.skipIf(missing.length > 0)('the lean readers of MP4, FLAC, Ogg, WAV and
     trailer.set(new TextEncoder().encode('TAGTitle from ID3v1'));
     const aac = await readFile(join(fixtures, 'm4a/aac.m4a'));
     await writeFile(join(extra, 'id3v1-after.m4a'), Buffer.concat([aac, trailer]));
+    const mp3 = await readFile(join(fixtures, 'mp3/id3v24.mp3'));
+    await writeFile(join(extra, 'id3v1-after.mp3'), Buffer.concat([mp3, trailer]));
     const flac = await readFile(join(fixtures, 'lossless/flac.flac'));
     await writeFile(join(extra, 'id3v1-after.flac'), Buffer.concat([flac, trailer]));
     const id3 = new Uint8Array([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0]);
     await writeFile(join(extra, 'id3v2-before.flac'), Buffer.concat([id3, flac]));
+    // MP3s as LAME writes them: CBR with an Info header, VBR with a Xing header, MPEG 2.5 at
+    // 8 kHz, and CBR without any (music-metadata works the length out from the file's size).
+    const lame: [string, string[]][] = [
+      ['cbr.mp3', ['-ac', '2', '-c:a', 'libmp3lame', '-b:a', '192k']],
+      ['vbr.mp3', ['-ac', '2', '-c:a', 'libmp3lame', '-q:a', '2']],
+      ['mpeg25.mp3', ['-ac', '1', '-ar', '8000', '-c:a', 'libmp3lame', '-b:a', '16k']],
+      ['no-xing.mp3', ['-ac', '2', '-c:a', 'libmp3lame', '-b:a', '128k', '-write_xing', '0']],
+    ];
+    for (const [name, args] of lame) {
+      await run('ffmpeg', [
+        ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=10'],
+        ...args,
+        ...['-metadata', `title=${name}`, join(extra, name)],
+      ]);
+    }
     // Ogg files of more than twelve pages, where music-metadata stops reading once it has the tags.
     await makeAudio('ogg', join(extra, 'long.ogg'), { seconds: 30, metadata: { title: 'Long' } });
     await makeAudio('opus', join(extra, 'long.opus'), { seconds: 30, metadata: { title: 'Long' } });
@@ -155,6 +176,9 @@ describe.skipIf(missing.length > 0)('the lean readers of MP4, FLAC, Ogg, WAV and
 
   it('reads the masters ffmpeg and mutagen write exactly as music-metadata does', async () => {
     const files = [
+      join(fixtures, 'mp3/id3v23.mp3'),
+      join(fixtures, 'mp3/id3v24.mp3'),
+      ...['cbr.mp3', 'vbr.mp3', 'mpeg25.mp3', 'no-xing.mp3'].map((name) => join(extra, name)),
       join(fixtures, 'm4a/aac.m4a'),
       join(fixtures, 'm4a/alac.m4a'),
       join(extra, 'itunes-m4a-aac.m4a'),
@@ -224,8 +248,10 @@ describe.skipIf(missing.length > 0)('the lean readers of MP4, FLAC, Ogg, WAV and
     }
   });
 
-  it("gives music-metadata's reading or none for damaged files, never another (500 mutations)", async () => {
+  it("gives music-metadata's reading or none for damaged files, never another (600 mutations)", async () => {
     const masters = [
+      'mp3/id3v23.mp3',
+      'mp3/id3v24.mp3',
       'm4a/aac.m4a',
       'm4a/alac.m4a',
       'lossless/flac.flac',
@@ -241,7 +267,7 @@ describe.skipIf(missing.length > 0)('the lean readers of MP4, FLAC, Ogg, WAV and
       return seed / 0x7fffffff;
     };
     let taken = 0;
-    for (let k = 0; k < 500; k++) {
+    for (let k = 0; k < 600; k++) {
       const name = masters[k % masters.length]!;
       const bytes = new Uint8Array(await readFile(join(fixtures, name)));
       // Cut at a random length, or a few bytes changed in the headers or at the end.
@@ -293,6 +319,7 @@ describe.skipIf(missing.length > 0)('the lean readers of MP4, FLAC, Ogg, WAV and
       expect(taken).toContain('mp4/01. Trumpsta (Djuro Remix).m4a');
       expect(taken).toContain("MusicBrainz - Beth Hart - Sinner's Prayer.flac");
       expect(taken).toContain("MusicBrainz - Beth Hart - Sinner's Prayer.ogg");
+      expect(taken).toContain("MusicBrainz - Beth Hart - Sinner's Prayer [id3v2.4].V2.mp3");
       // Chapters (an audiobook) stay music-metadata's.
       expect(taken).not.toContain('mp4/issue-127.m4b');
     },
