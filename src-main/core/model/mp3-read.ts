@@ -120,10 +120,14 @@ export function readPlainMp3(source: ByteSource): Promise<IAudioMetadata | null>
     for (;;) {
       const head = await readAt(file, p, 10);
       if (head.length < 10) notPlain();
-      if (head[0] !== 0x49 || head[1] !== 0x44 || head[2] !== 0x33) break;
+      // "ID3", as music-metadata decodes it (seven bits a byte).
+      if ((head[0]! & 0x7f) !== 0x49 || (head[1]! & 0x7f) !== 0x44 || (head[2]! & 0x7f) !== 0x33) {
+        break;
+      }
       // A footer (ID3v2.4) is not read by music-metadata's parser: left to it.
       if (head[5]! & 0x10) notPlain();
-      const size = (head[6]! << 21) | (head[7]! << 14) | (head[8]! << 7) | head[9]!;
+      // The tag's size as music-metadata reads it (its `UINT32SYNCSAFE`).
+      const size = (head[9]! & 0x7f) | (head[8]! << 7) | (head[7]! << 14) | (head[6]! << 21);
       await readId3Chunk(await readAt(file, p, 10 + size), metadata);
       p += 10 + size;
     }

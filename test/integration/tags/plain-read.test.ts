@@ -145,6 +145,12 @@ describe.skipIf(missing.length > 0)('the lean readers of MP3, MP4, FLAC, Ogg, WA
         ...['-metadata', `title=${name}`, join(extra, name)],
       ]);
     }
+    // "ID3" with its bytes' high bits set, which music-metadata's seven-bit decoding still reads.
+    const cbr = await readFile(join(extra, 'cbr.mp3'));
+    await writeFile(
+      join(extra, 'high-bit-id3.mp3'),
+      Buffer.concat([Buffer.from([0xc9, 0xc4, 0xb3]), cbr.subarray(3)]),
+    );
     // Ogg files of more than twelve pages, where music-metadata stops reading once it has the tags.
     await makeAudio('ogg', join(extra, 'long.ogg'), { seconds: 30, metadata: { title: 'Long' } });
     await makeAudio('opus', join(extra, 'long.opus'), { seconds: 30, metadata: { title: 'Long' } });
@@ -178,7 +184,9 @@ describe.skipIf(missing.length > 0)('the lean readers of MP3, MP4, FLAC, Ogg, WA
     const files = [
       join(fixtures, 'mp3/id3v23.mp3'),
       join(fixtures, 'mp3/id3v24.mp3'),
-      ...['cbr.mp3', 'vbr.mp3', 'mpeg25.mp3', 'no-xing.mp3'].map((name) => join(extra, name)),
+      ...['cbr.mp3', 'vbr.mp3', 'mpeg25.mp3', 'no-xing.mp3', 'high-bit-id3.mp3'].map((name) =>
+        join(extra, name),
+      ),
       join(fixtures, 'm4a/aac.m4a'),
       join(fixtures, 'm4a/alac.m4a'),
       join(extra, 'itunes-m4a-aac.m4a'),
