@@ -87,12 +87,16 @@ export function formatIdOf(container: string, codec: string): AudioFormatId {
   return 'other';
 }
 
-/** Whether a WAV or AIFF codec is uncompressed PCM (integer or float). */
+/**
+ * Whether a WAV or AIFF codec is uncompressed PCM (integer or float), as music-metadata names
+ * them: WAV's 'PCM' and 'IEEE_FLOAT'; AIFF-C's 'not compressed', 'PCM (byte swapped)' (sowt, as
+ * ffmpeg and macOS write 16-bit AIFF), '32-bit floating point', 'Float 32', or the name the file
+ * gives ('Signed integer (little-endian) linear PCM'). ADPCM, A-law and µ-law are lossy.
+ */
 function isPcm(codec: string): boolean {
   const k = codec.toLowerCase();
-  return (
-    k === 'pcm' || k.includes('floating point') || k === 'ieee_float' || k === 'not compressed'
-  );
+  if (k.includes('adpcm')) return false;
+  return k.includes('pcm') || k.includes('float') || k.includes('not compressed');
 }
 
 /** The properties of a parsed file; `duration` as the file's structure gives it, when known. */

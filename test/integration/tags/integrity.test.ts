@@ -108,6 +108,23 @@ const masters: Master[] = [
     bitDepth: 16,
   },
   {
+    // AIFF-C with sowt (byte-swapped PCM): what ffmpeg and macOS write for 16-bit AIFF.
+    name: 'pcm16-sowt.aiff',
+    args: ['-c:a', 'pcm_s16le', '-f', 'aiff'],
+    format: 'aiff',
+    lossless: true,
+    sampleRate: 44100,
+    bitDepth: 16,
+  },
+  {
+    name: 'float32.aiff',
+    args: ['-c:a', 'pcm_f32be', '-f', 'aiff'],
+    format: 'aiff',
+    lossless: true,
+    sampleRate: 44100,
+    bitDepth: 32,
+  },
+  {
     name: 'aac-faststart.m4a',
     args: ['-c:a', 'aac', '-b:a', '128k', '-movflags', '+faststart'],
     format: 'aac',
