@@ -140,12 +140,13 @@ export async function readAudio(
  * The lean readers (`plain-read.ts`) by the extension music-metadata picks its parser by, and
  * the MIME types a browser gives those files, none of which names another parser to it.
  */
+const mp4MimeTypes = ['audio/mp4', 'audio/m4a', 'audio/x-m4a', 'video/mp4'];
 const oggMimeTypes = ['audio/ogg', 'audio/opus', 'application/ogg', 'video/ogg'];
 const aiffMimeTypes = ['audio/aiff', 'audio/aif', 'application/aiff', 'audio/x-aiff'];
 const plainReaders: Record<string, { read: typeof readPlainMp4; mimeTypes: string[] }> = {
-  m4a: { read: readPlainMp4, mimeTypes: ['audio/mp4', 'audio/m4a', 'audio/x-m4a', 'video/mp4'] },
-  m4b: { read: readPlainMp4, mimeTypes: ['audio/mp4', 'audio/m4a', 'audio/x-m4a', 'video/mp4'] },
-  mp4: { read: readPlainMp4, mimeTypes: ['audio/mp4', 'audio/m4a', 'audio/x-m4a', 'video/mp4'] },
+  m4a: { read: readPlainMp4, mimeTypes: mp4MimeTypes },
+  m4b: { read: readPlainMp4, mimeTypes: mp4MimeTypes },
+  mp4: { read: readPlainMp4, mimeTypes: mp4MimeTypes },
   flac: { read: readPlainFlac, mimeTypes: ['audio/flac', 'audio/x-flac'] },
   ogg: { read: readPlainOgg, mimeTypes: oggMimeTypes },
   oga: { read: readPlainOgg, mimeTypes: oggMimeTypes },
