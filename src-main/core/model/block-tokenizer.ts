@@ -21,6 +21,11 @@ export interface ByteSource {
   read(target: Uint8Array, position: number): Promise<number>;
   /** Releases the source (a file handle); called once, when the tokenizer is closed. */
   close?(): Promise<void>;
+  /**
+   * Up to `length` bytes at `position` (fewer at the end of the source), where the source can
+   * give them without a copy: the bytes may be its own, to be read and never written.
+   */
+  bytesAt?(position: number, length: number): Promise<Uint8Array>;
 }
 
 /** Bytes already in memory as a `ByteSource` (a file read whole once, for several uses). */
@@ -99,6 +104,26 @@ export class BlockTokenizer extends AbstractTokenizer {
    */
   readAt(target: Uint8Array, position: number): Promise<number> {
     return this.peekBuffer(target, { position, mayBeLess: true });
+  }
+
+  /**
+   * `bytesAt` for the readers that follow a file's structure through this cache (`bytes.ts`'s
+   * `readAt`): a view into a cached block when the bytes lie in one, which is nearly always (a
+   * box header, a page, a tag), else a copy. Some 14 such reads a file, each a fresh buffer
+   * filled through `peekBuffer`, cost a scan more than music-metadata's own reads.
+   */
+  async bytesAt(position: number, length: number): Promise<Uint8Array> {
+    const n = Math.max(0, Math.min(length, this.fileInfo.size - position));
+    if (n === 0) return new Uint8Array(0);
+    const { blockSize } = this.#cache;
+    const index = Math.floor(position / blockSize);
+    const offset = position - index * blockSize;
+    if (offset + n <= blockSize) {
+      const block = this.#blocks.get(index) ?? (await this.#block(index));
+      if (offset + n <= block.length) return block.subarray(offset, offset + n);
+    }
+    const target = new Uint8Array(n);
+    return target.subarray(0, await this.readAt(target, position));
   }
 
   async #block(index: number): Promise<Uint8Array> {

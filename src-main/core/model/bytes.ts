@@ -5,12 +5,15 @@
  */
 import type { ByteSource } from './block-tokenizer.js';
 
-/** Reads up to `length` bytes at `position` (fewer at the end of the source). */
-export async function readAt(
-  source: ByteSource,
-  position: number,
-  length: number,
-): Promise<Uint8Array> {
+/**
+ * Reads up to `length` bytes at `position` (fewer at the end of the source). The bytes may be
+ * the source's own (`ByteSource.bytesAt`): read them, never write them.
+ */
+export function readAt(source: ByteSource, position: number, length: number): Promise<Uint8Array> {
+  return source.bytesAt ? source.bytesAt(position, length) : copyAt(source, position, length);
+}
+
+async function copyAt(source: ByteSource, position: number, length: number): Promise<Uint8Array> {
   const n = Math.max(0, Math.min(length, source.size - position));
   const buffer = new Uint8Array(n);
   if (n === 0) return buffer;

@@ -49,7 +49,11 @@ export async function readAudio(
     ...(options.mimeType ? { mimeType: options.mimeType } : {}),
   };
   const tokenizer = new BlockTokenizer(rf64AsRiff(source), info, options.cache);
-  const at = { size: source.size, read: (t: Uint8Array, p: number) => tokenizer.readAt(t, p) };
+  const at: ByteSource = {
+    size: source.size,
+    read: (t, p) => tokenizer.readAt(t, p),
+    bytesAt: (p, n) => tokenizer.bytesAt(p, n),
+  };
   try {
     let meta: IAudioMetadata | undefined;
     let result: ReturnType<typeof parsedResult> | undefined;

@@ -69,4 +69,37 @@ describe('BlockTokenizer', () => {
     await tokenizer.close();
     expect(source.closed).toBe(true);
   });
+
+  it('gives the bytes at a position as a plain read does, from the cache without a copy', async () => {
+    const source = recordingSource();
+    const tokenizer = new BlockTokenizer(source, { path: 'a.mp4' }, cache);
+    // Within a block, straddling two, longer than a block, at the end, past it, and empty.
+    for (const [position, length] of [
+      [0, 10],
+      [60, 10],
+      [100, 150],
+      [990, 20],
+      [1000, 4],
+      [2000, 4],
+      [10, 0],
+    ] as const) {
+      expect(await tokenizer.bytesAt(position, length)).toEqual(
+        bytes.subarray(position, position + length),
+      );
+    }
+    // The bytes of a block already read come out of it: no read of the source, and no copy.
+    source.reads.length = 0;
+    const view = await tokenizer.bytesAt(964, 30);
+    const again = await tokenizer.bytesAt(970, 2);
+    expect(source.reads).toEqual([]);
+    expect(view.buffer).toBe(again.buffer);
+  });
+
+  it('gives only the bytes a source had when it ends before its size', async () => {
+    // A file cut after its size was taken: the block holds less than its place says.
+    const source = { ...recordingSource(), size: 1100 };
+    const tokenizer = new BlockTokenizer(source, { path: 'a.wav' }, cache);
+    expect(await tokenizer.bytesAt(980, 40)).toEqual(bytes.subarray(980, 1000));
+    expect(await tokenizer.bytesAt(1010, 40)).toEqual(new Uint8Array(0));
+  });
 });
