@@ -1,4 +1,4 @@
-// Four changes to music-metadata and the token reader it uses, made as each bundle that includes it is built (the CLI and its
+// Five changes to music-metadata and the token reader it uses, made as each bundle that includes it is built (the CLI and its
 // workers, the Electron main process, the renderer and its workers), that make a scan of many
 // files much cheaper without changing what is read. Each names the exact line it replaces: a
 // music-metadata without that line fails the build, so a speed-up is never lost in silence.
@@ -13,16 +13,50 @@
 //    two fifths of the CPU of reading it). The last buffer's view is kept and used again.
 //  - Its debug logging is off: its parsers call `debug` some 80 times a file, each call asking
 //    whether the namespace is enabled (a fiftieth of a scan's CPU). Nothing sets DEBUG for it.
+//    The collector's three busiest calls (each format field, native tag and common tag) also
+//    built their message, a template of the tag's value, for nothing: those lines are emptied.
+//  - Tags added without a promise each: the collector's `addTag`, `toCommon` and `postMap` were
+//    async, three promises and their awaits for every tag, though none waits for anything but a
+//    picture's type. They now return `postMap`'s promise when it has one (a picture's) and
+//    nothing else; every caller awaits or returns what `addTag` gives, so each tag is added and
+//    mapped in the same order, and a failure reaches the parser as before.
 import { readFile } from 'node:fs/promises';
 
+const collector = /music-metadata[\\/]lib[\\/]common[\\/]MetadataCollector\.js$/;
+
+/** Edits, each of one line (never adding or removing one, so the source maps stay right). */
 const patches = [
   {
-    file: /music-metadata[\\/]lib[\\/]common[\\/]MetadataCollector\.js$/,
+    file: collector,
     from: 'this.tagMapper = new CombinedTagMapper();',
     to: 'this.tagMapper = sharedTagMapper ??= new CombinedTagMapper();',
-    // Last, so every other line keeps its number and the source maps stay right.
+    // Last, so every other line keeps its number.
     append: 'let sharedTagMapper;',
   },
+  { file: collector, from: 'debug(`format: ${key} = ${value}`);', to: '' },
+  { file: collector, from: 'debug(`tag ${tagType}.${tagId} = ${value}`);', to: '' },
+  { file: collector, from: 'debug(`common.${tag.id} = ${tag.value}`);', to: '' },
+  {
+    file: collector,
+    from: 'async addTag(tagType, tagId, value) {',
+    to: 'addTag(tagType, tagId, value) {',
+  },
+  {
+    file: collector,
+    from: 'await this.toCommon(tagType, tagId, value);',
+    to: 'return this.toCommon(tagType, tagId, value);',
+  },
+  {
+    file: collector,
+    from: 'async toCommon(tagType, tagId, value) {',
+    to: 'toCommon(tagType, tagId, value) {',
+  },
+  {
+    file: collector,
+    from: 'await this.postMap(tagType, genericTag);',
+    to: 'return this.postMap(tagType, genericTag);',
+  },
+  { file: collector, from: 'async postMap(tagType, tag) {', to: 'postMap(tagType, tag) {' },
   {
     file: /music-metadata[\\/]lib[\\/]id3v2[\\/]ID3v2Parser\.js$/,
     from: 'const frameHeaderBytes = data.subarray(offset, offset + frameHeaderLength);',
@@ -37,17 +71,20 @@ const patches = [
   },
 ];
 
-/** `source` of the music-metadata module at `path` with its patch made (unchanged if none). */
+/** `source` of the music-metadata module at `path` with its patches made (unchanged if none). */
 export function patchMusicMetadata(source, path) {
-  const patch = patches.find((p) => p.file.test(path));
-  if (!patch) return source;
-  if (!source.includes(patch.from)) {
-    throw new Error(
-      `${path}: music-metadata no longer has the line '${patch.from}'; update scripts/music-metadata-patches.mjs`,
-    );
+  let patched = source;
+  const appended = [];
+  for (const patch of patches.filter((p) => p.file.test(path))) {
+    if (!patched.includes(patch.from)) {
+      throw new Error(
+        `${path}: music-metadata no longer has the line '${patch.from}'; update scripts/music-metadata-patches.mjs`,
+      );
+    }
+    patched = patched.replace(patch.from, patch.to);
+    if (patch.append) appended.push(patch.append);
   }
-  const patched = source.replace(patch.from, patch.to);
-  return patch.append ? `${patched}\n${patch.append}\n` : patched;
+  return appended.length > 0 ? `${patched}\n${appended.join('\n')}\n` : patched;
 }
 
 const anyPatched = new RegExp(patches.map((p) => p.file.source).join('|'));
