@@ -11,6 +11,7 @@ import { commands } from './cli/commands.js';
 import { app } from './core/app-info.js';
 import { CourierError, UsageError } from './core/errors.js';
 import { redactor } from './core/log.js';
+import { tuneCompilerForBatch } from './core/process-tuning.js';
 import { escapeControls } from './core/storage/object-key.js';
 
 /** The text of `courier --help`. */
@@ -101,6 +102,7 @@ function isArgumentError(error: unknown): boolean {
  * and the exit code. `scripts/courier.mjs`, bin/courier.mjs and the app call it from the bundle.
  */
 export function runAsProcess(argv: string[] = process.argv.slice(2)): void {
+  tuneCompilerForBatch();
   const stopRequested = new Promise<void>((done) => {
     process.once('SIGINT', () => done());
     process.once('SIGTERM', () => done());

@@ -5,7 +5,7 @@ import { Logger } from './log.js';
 import { envProxyResolver, type ProxyResolver } from './network/proxy.js';
 import { configureNetwork } from './network/routes.js';
 import { type NetworkTimeouts, timeoutsFromEnv } from './network/timeouts.js';
-import { boundHeapGrowth, type ProcessKind } from './process-memory.js';
+import { boundHeapGrowth, type ProcessKind } from './process-tuning.js';
 import { ProfileStore } from './profiles/profile-store.js';
 import { KeychainSecretStore } from './secrets/keychain-store.js';
 import type { SecretStore } from './secrets/secret-store.js';
@@ -28,7 +28,7 @@ export interface CoreServices {
  * of the process takes the route `resolveProxy` gives (the app passes the OS's answer); without
  * one, `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` decide, and a malformed one is a usage error
  * here, before anything runs. The process's heap stops growing far past what it holds, how
- * far depending on the kind of process (`process-memory.ts`).
+ * far depending on the kind of process (`process-tuning.ts`).
  */
 export function createServices(
   env: NodeJS.ProcessEnv = process.env,
