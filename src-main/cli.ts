@@ -6,10 +6,9 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { ask } from './cli/ask.js';
-import type { CliIO } from './cli/command.js';
+import { type CliIO, exitCodeOf } from './cli/command.js';
 import { commands } from './cli/commands.js';
 import { app } from './core/app-info.js';
-import { CourierError, UsageError } from './core/errors.js';
 import { redactor } from './core/log.js';
 import { tuneCompilerForBatch } from './core/process-tuning.js';
 import { escapeControls } from './core/storage/object-key.js';
@@ -69,19 +68,6 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.err(`courier ${first}: ${oneLine(error)}`);
     return exitCodeOf(error);
   }
-}
-
-/**
- * The README's exit code of an error: 2 for what the user must change in the command (a bad
- * argument, an unknown profile or file, a name that can't be a key, a delivery another process
- * holds), 3 when validation blocks a delivery, 1 for every other failure.
- */
-export function exitCodeOf(error: unknown): number {
-  if (error instanceof UsageError) return 2;
-  if (!(error instanceof CourierError)) return 1;
-  if (['not_found', 'invalid-key', 'locked', 'confirm_production'].includes(error.code)) return 2;
-  if (error.code === 'blocked') return 3;
-  return 1;
 }
 
 /** An error as one printable line: its first line, control characters escaped. */

@@ -1,3 +1,5 @@
+import { CourierError, unknownCatalogCode, UsageError } from '../core/errors.js';
+
 /** What every `courier` command is (its name is its key in `commands`): one line of help, its usage and how to run it. */
 export interface Command {
   summary: string;
@@ -19,4 +21,18 @@ export interface CliIO {
   errIsTTY: boolean;
   /** Resolves when the user asks the command to stop (SIGINT/SIGTERM). */
   stopRequested: Promise<void>;
+}
+
+/**
+ * The README's exit code of an error: 2 for what the user must change in the command (a bad
+ * argument, an unknown profile, catalog or file, a name that can't be a key, a delivery another
+ * process holds), 3 when validation blocks a delivery, 1 for every other failure.
+ */
+export function exitCodeOf(error: unknown): number {
+  if (error instanceof UsageError) return 2;
+  if (!(error instanceof CourierError)) return 1;
+  const usage = ['not_found', 'invalid-key', 'locked', 'confirm_production', unknownCatalogCode];
+  if (usage.includes(error.code)) return 2;
+  if (error.code === 'blocked') return 3;
+  return 1;
 }

@@ -18,7 +18,7 @@ import {
 import { type DeliveryMode, deliveryModes } from '../core/delivery/delivery-summary.js';
 import { summarize } from '../core/delivery/history.js';
 import type { DeliveryPlan, PlanFinding } from '../core/delivery/plan.js';
-import { PreflightError } from '../core/delivery/preflight.js';
+import { catalogField, PreflightError } from '../core/delivery/preflight.js';
 import type { DeliveryEvent } from '../core/delivery/run-delivery.js';
 import { CourierError, UsageError } from '../core/errors.js';
 import { LockHeldError } from '../core/files/process-lock.js';
@@ -31,7 +31,7 @@ import {
 } from '../core/model/filename-mapping.js';
 import { AUDIO_ROOT, escapeControls } from '../core/storage/object-key.js';
 import { cliServices, profileName } from './cli-services.js';
-import type { CliIO, Command } from './command.js';
+import { type CliIO, type Command, exitCodeOf } from './command.js';
 import { sentence, uploadFailureLines } from './failure-lines.js';
 import { progressBar, speedAndEta } from './progress-line.js';
 
@@ -299,6 +299,12 @@ export const deliverCommand: Command = {
           ),
         );
       } else io.out(planText(plan, values.verbose));
+      // A catalog the profile does not name is the command's to change (exit 2), not the tracks'.
+      const unknownCatalog = plan.findings.find((f) => f.field === catalogField);
+      if (unknownCatalog) {
+        io.err(`courier deliver: ${unknownCatalog.message}`);
+        return 2;
+      }
       return plan.blocked ? blocked(plan, true) : 0;
     }
 
@@ -397,7 +403,7 @@ export const deliverCommand: Command = {
       }
       if (error instanceof PreflightError) {
         io.err(`courier deliver: pre-flight: ${error.message}; nothing was uploaded`);
-        return 1;
+        return exitCodeOf(error);
       }
       throw error;
     } finally {

@@ -20,3 +20,6 @@ export class UsageError extends CourierError {
     this.name = 'UsageError';
   }
 }
+
+/** The code of a pre-flight's error for a catalog the profile does not name (a usage error). */
+export const unknownCatalogCode = 'unknown_catalog';

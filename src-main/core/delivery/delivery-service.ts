@@ -69,7 +69,7 @@ import {
   type PlannedTrack,
 } from './plan.js';
 import { changedFiles, fingerprintPlan, replanRecord } from './planned-files.js';
-import { catalogProblem, preflight } from './preflight.js';
+import { catalogField, catalogProblem, preflight } from './preflight.js';
 import { prepareDelivery } from './prepare.js';
 import { type DeliveryEvent, runDelivery } from './run-delivery.js';
 import {
@@ -271,7 +271,7 @@ export class DeliveryService {
     const planned = await this.#plan(request, [], signal, { keepReads: false });
     const unknown = catalogProblem(planned.profile, request.catalogId);
     if (unknown) {
-      planned.plan.findings.unshift({ level: 'error', field: 'catalog_id', message: unknown });
+      planned.plan.findings.unshift({ level: 'error', field: catalogField, message: unknown });
       planned.plan.blocked = true;
     }
     if (!planned.plan.blocked) {

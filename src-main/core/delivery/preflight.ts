@@ -11,18 +11,25 @@ import {
 } from '@aws-sdk/client-s3';
 
 import type { Connection } from '../connection.js';
-import { CourierError } from '../errors.js';
+import { CourierError, unknownCatalogCode } from '../errors.js';
 import type { Profile } from '../profiles/profile.js';
 import { createS3Client } from '../storage/s3-client.js';
 import type { DeliveryRecord } from './delivery-record.js';
 
-/** A permanent problem found before anything was uploaded. */
+/**
+ * A permanent problem found before anything was uploaded. Its code is `unknown_catalog` when
+ * the profile names no such catalog (the command must change: the README's usage error), else
+ * `preflight`.
+ */
 export class PreflightError extends CourierError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('preflight', message, options);
+  constructor(message: string, options?: { cause?: unknown; code?: typeof unknownCatalogCode }) {
+    super(options?.code ?? 'preflight', message, options);
     this.name = 'PreflightError';
   }
 }
+
+/** The field of a plan's finding for a catalog the profile does not name (`catalogProblem`). */
+export const catalogField = 'catalog_id';
 
 const describe = (error: unknown) =>
   (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim();
@@ -48,7 +55,7 @@ export async function preflight(args: {
   const { record, connection } = args;
   const { profile } = connection;
   const unknown = catalogProblem(profile, record.catalogId);
-  if (unknown) throw new PreflightError(unknown);
+  if (unknown) throw new PreflightError(unknown, { code: unknownCatalogCode });
   try {
     await connection.api.tokens.get();
   } catch (error) {

@@ -155,14 +155,14 @@ describe.skipIf(missing.length > 0)('courier deliver, upload and history', () =>
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('stops an unknown catalog in the pre-flight: one line, exit 1, nothing uploaded or recorded', async () => {
+  it('stops an unknown catalog in the pre-flight: one line, exit 2 (a usage error), nothing uploaded or recorded', async () => {
     const dir = join(home, '..', `unknown-catalog-${Date.now()}`);
     await makeTaggedTracks(dir, 2);
     const before = (await records(home)).length;
     const unknown = '00000000-0000-4000-8000-000000000000';
     const args = ['deliver', dir, '--profile', 'Test', '--catalog', unknown, '--mode', 'json'];
     const run = await runCli(args, { env });
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(
         /^courier deliver: pre-flight: catalog 0{8}-.* is not one of profile "Test"'s catalogs .*nothing was uploaded$/,
@@ -172,8 +172,11 @@ describe.skipIf(missing.length > 0)('courier deliver, upload and history', () =>
     expect((await records(home)).length).toBe(before);
     // The dry-run says it first: the profile alone tells.
     const dry = await runCli([...args, '--dry-run'], { env });
-    expect(dry.code).toBe(3);
-    expect(dry.stderr).toMatch(/first: catalog 0{8}-.* is not one of profile "Test"'s catalogs/);
+    expect(dry.code).toBe(2);
+    expect(dry.stderr.trim().split('\n').at(-1)).toMatch(
+      /^courier deliver: catalog 0{8}-.* is not one of profile "Test"'s catalogs \(.*\); check the id/,
+    );
+    expect(dry.stdout).toMatch(/is not one of profile "Test"'s catalogs/);
     await rm(dir, { recursive: true, force: true });
   });
 
