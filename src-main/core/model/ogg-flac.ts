@@ -5,6 +5,7 @@
  * APIs: the renderer bundles it.
  */
 import type { ByteSource } from './block-tokenizer.js';
+import { u32le } from './bytes.js';
 
 /** One comment, as music-metadata names Vorbis tags (the key upper-cased). */
 export interface VorbisComment {
@@ -48,19 +49,30 @@ export async function oggFlacComments(source: ByteSource): Promise<VorbisComment
   }
   for (const packet of packets.slice(1)) {
     if ((packet[0]! & 0x7f) !== 4 || packet.length < 12) continue;
-    const view = new DataView(packet.buffer, packet.byteOffset + 4, packet.length - 4);
-    let at = 4 + view.getUint32(0, true);
-    const count = view.getUint32(at, true);
-    at += 4;
-    const comments: VorbisComment[] = [];
-    for (let i = 0; i < count && at + 4 <= view.byteLength; i++) {
-      const length = view.getUint32(at, true);
-      const text = utf8.decode(packet.subarray(4 + at + 4, 4 + at + 4 + length));
-      at += 4 + length;
-      const eq = text.indexOf('=');
-      if (eq > 0) comments.push({ id: text.slice(0, eq).toUpperCase(), value: text.slice(eq + 1) });
-    }
-    return comments;
+    return commentsOf(packet);
   }
   return [];
+}
+
+/**
+ * The comments of a comment block (`packet`, from its 4-byte block header), as far as its sizes
+ * stay inside it: a damaged block gives the comments before the damage, never an error, since
+ * the audio after it still plays.
+ */
+function commentsOf(packet: Uint8Array): VorbisComment[] {
+  const comments: VorbisComment[] = [];
+  // The vendor string's length, the vendor string, then the count of comments.
+  let at = 8 + u32le(packet, 4);
+  if (at + 4 > packet.length) return comments;
+  const count = u32le(packet, at);
+  at += 4;
+  for (let i = 0; i < count && at + 4 <= packet.length; i++) {
+    const end = at + 4 + u32le(packet, at);
+    if (end > packet.length) break;
+    const text = utf8.decode(packet.subarray(at + 4, end));
+    at = end;
+    const eq = text.indexOf('=');
+    if (eq > 0) comments.push({ id: text.slice(0, eq).toUpperCase(), value: text.slice(eq + 1) });
+  }
+  return comments;
 }

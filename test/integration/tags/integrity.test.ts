@@ -262,6 +262,40 @@ describe.skipIf(missing.length > 0)('masters QC', () => {
     }
   });
 
+  it('reads FLAC in Ogg whose comment is damaged: the audio, and the comments before the damage', async () => {
+    const bytes = await readFile(join(root, 'flac-in-ogg.oga'));
+    const at = (text: string) => bytes.indexOf(Buffer.from(text));
+    // The 32-bit little-endian length before a field of the comment block, set past the page.
+    const damaged = (field: string) => {
+      const copy = Buffer.from(bytes);
+      copy.writeUInt32LE(0x7fff_ff00, at(field) - 4);
+      return copy;
+    };
+    // ffmpeg writes the vendor, then encoder, title and artist comments.
+    expect(at('Lavf')).toBeGreaterThan(0);
+    expect(at('title=Cut Test')).toBeGreaterThan(at('Lavf'));
+    expect(at('artist=QC Band')).toBeGreaterThan(at('title=Cut Test'));
+    const cases = [
+      // The vendor string's length: no comment can be found.
+      { name: 'damaged-vendor.oga', bytes: damaged('Lavf'), title: undefined },
+      // The artist's length: the comments before it are kept.
+      { name: 'damaged-artist.oga', bytes: damaged('artist=QC Band'), title: 'Cut Test' },
+    ];
+    for (const c of cases) {
+      await writeFile(join(root, c.name), c.bytes);
+      // ffmpeg plays it (the comment is metadata, the audio after it is whole).
+      expect(await decodedSeconds(root, c.name), c.name).toBeGreaterThan(seconds - 0.1);
+      const result = await readTrackFile(root, join(root, c.name));
+      expect(
+        result.findings.filter((f) => f.level === 'error'),
+        c.name,
+      ).toEqual([]);
+      expect(result.draft?.title?.value, c.name).toBe(c.title);
+      expect(result.draft?.artists, c.name).toBeUndefined();
+      expect(result.audio, c.name).toMatchObject({ format: 'flac', lossless: true, channels: 2 });
+    }
+  });
+
   it('blocks every cut master, saying where it ends as ffmpeg decodes it', () => {
     const report: string[] = [];
     for (const [name, { result, decoded: seconds }] of cut) {
