@@ -1045,9 +1045,10 @@ export class LibraryState {
     const now = { rows: this.rows, ignored: this.ignored };
     const changes = libraryChanges(this.#saved, now);
     if (!changes) return;
-    const patch = { ...changes, rows: changes.rows.map((row) => sentRow(sessionRowOf(row))) };
-    for (const part of splitPatch(patch)) {
-      const result = await this.api.patchLibrary({ patch: part });
+    // Each part's rows are made ready as it goes (the end of an add changes thousands at once).
+    for (const part of splitPatch(changes)) {
+      const rows = part.rows.map((row) => sentRow(sessionRowOf(row)));
+      const result = await this.api.patchLibrary({ patch: { ...part, rows } });
       if (!result.ok) {
         // Nothing marked saved: the next save sends these changes again.
         this.error = `The library could not be saved: ${result.error.message}`;

@@ -86,11 +86,13 @@ export function libraryChanges<Row extends Identified, Ignored>(
   const changed: Row[] = [];
   const removed: string[] = [];
   let order: string[] | undefined;
-  if (saved.rows.length === now.rows.length && sameIds(saved.rows, now.rows)) {
-    // The common case (an edit): same rows in the same places, some replaced.
-    now.rows.forEach((row, i) => {
-      if (row !== saved.rows[i]) changed.push(row);
-    });
+  if (now.rows.length >= saved.rows.length && sameIds(saved.rows, now.rows)) {
+    // The common cases: an edit (the same rows in the same places, some replaced) and an add
+    // (those, then new rows). Ids are unique, so nothing is removed or moved: no maps to build,
+    // which took 60 ms of the page's thread at the end of adding 100,000 files.
+    for (let i = 0; i < now.rows.length; i++) {
+      if (now.rows[i] !== saved.rows[i]) changed.push(now.rows[i]!);
+    }
   } else {
     const before = new Map(saved.rows.map((row) => [row.id, row]));
     const present = new Set<string>();
@@ -116,6 +118,7 @@ export function libraryChanges<Row extends Identified, Ignored>(
   };
 }
 
+/** Whether `b` starts with the ids of `a`, in the same places. */
 function sameIds(a: readonly Identified[], b: readonly Identified[]): boolean {
   for (let i = 0; i < a.length; i++) if (a[i]!.id !== b[i]!.id) return false;
   return true;
@@ -125,10 +128,11 @@ function sameIds(a: readonly Identified[], b: readonly Identified[]): boolean {
  * A patch cut into patches of at most `patchRowLimit` rows' worth, applied in turn to the same
  * effect: the removals, the order and the ignored files go with the last, once every row is
  * there. An edited row weighs two, since it carries its original beside its draft: a patch of
- * 100 edited rows was about 300 KB, and sending it held the page 20–40 ms.
+ * 100 edited rows was about 300 KB, and sending it held the page 20–40 ms. Rows may be cut as
+ * the page holds them or as they are sent (`sentRow`): they weigh the same.
  */
 export function splitPatch<
-  Row extends { readonly id: string; readonly original?: unknown },
+  Row extends { readonly id: string; readonly original?: unknown; readonly draft?: unknown },
 >(patch: {
   rows: Row[];
   removed: string[];
@@ -144,7 +148,10 @@ export function splitPatch<
   let part: Row[] = [];
   let weight = 0;
   for (const row of patch.rows) {
-    const rowWeight = typeof row.original === 'object' && row.original !== null ? 2 : 1;
+    // An original that is the draft itself goes as a word (`sentRow`): that row weighs one.
+    const edited =
+      typeof row.original === 'object' && row.original !== null && row.original !== row.draft;
+    const rowWeight = edited ? 2 : 1;
     if (weight + rowWeight > patchRowLimit) {
       parts.push({ rows: part, removed: [] });
       part = [];

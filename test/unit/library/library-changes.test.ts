@@ -39,6 +39,23 @@ describe('libraryChanges()', () => {
     });
   });
 
+  it('sends the rows an add appended and those it replaced, nothing removed and no order', () => {
+    const before = rows('a', 'b', 'c');
+    const after = [before[0]!, { id: 'b', v: 1 }, before[2]!, { id: 'd', v: 0 }, { id: 'e', v: 0 }];
+    const changes = libraryChanges({ rows: before, ignored }, { rows: after, ignored })!;
+    expect(changes).toEqual({
+      rows: [
+        { id: 'b', v: 1 },
+        { id: 'd', v: 0 },
+        { id: 'e', v: 0 },
+      ],
+      removed: [],
+    });
+    const library = { rows: new Map(before.map((r) => [r.id, r])), ignored };
+    applyLibraryPatch(library, changes);
+    expect([...library.rows.values()]).toEqual(after);
+  });
+
   it('sends the order when rows come back in the middle', () => {
     const before = rows('a', 'c');
     const after = [before[0]!, { id: 'b', v: 0 }, before[1]!];
@@ -74,6 +91,11 @@ describe('splitPatch()', () => {
       patchRowLimit,
     ]);
     expect(splitPatch({ rows: fresh, removed: [] }).map((p) => p.rows.length)).toEqual([
+      patchRowLimit,
+    ]);
+    // As the page holds them, before `sentRow`: an original that is the draft itself.
+    const held = asRead.map((row) => ({ ...row, original: draft }));
+    expect(splitPatch({ rows: held, removed: [] }).map((p) => p.rows.length)).toEqual([
       patchRowLimit,
     ]);
     expect(splitPatch({ rows: edited, removed: [] }).map((p) => p.rows.length)).toEqual([
