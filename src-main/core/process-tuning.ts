@@ -1,17 +1,16 @@
 /**
- * How a Courier process tunes V8 for what it mostly does: its heap's growth, and for a batch its
- * optimizing compiler's inlining.
- *
- * How far a Courier process lets its JavaScript heap grow past what it holds. V8's default lets
- * the heap reach up to four times its live objects before a full collection: a delivery of
- * 100,000 tracks, holding some 200 MB while it plans, peaked at 1 GB of RSS, most of it garbage
- * waiting. How far is a trade: each full collection pauses the event loop a little, more often
- * the tighter the bound (`npm run bench:scale` and `bench:library-save` measure both sides).
+ * How a Courier process tunes V8 for what it mostly does: how far its heap grows, and, in a
+ * batch, how much its optimizing compiler inlines.
  */
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * Growth past the live objects of the last full collection, in percent, by kind of process. A
+ * Growth past the live objects of the last full collection, in percent, by kind of process. V8's
+ * default lets the heap reach up to four times its live objects before a full collection: a
+ * delivery of 100,000 tracks, holding some 200 MB while it plans, peaked at 1 GB of RSS, most of
+ * it garbage waiting. How far is a trade: each full collection pauses the event loop a little,
+ * more often the tighter the bound (`npm run bench:scale` and `bench:library-save` measure both
+ * sides). A
  * batch process (the CLI) keeps its memory tight: at a quarter, a 20,000-track delivery peaked at
  * 264–272 MiB instead of 423 MiB, its requests no slower; at a tenth, a 100,000-track delivery
  * peaked at 454 MiB instead of 514 (planning alone: 480–494 MiB at a quarter, 456–463 at 12 %,
@@ -39,11 +38,11 @@ export function boundHeapGrowth(kind: ProcessKind): void {
  * turns hot on a background thread while this one runs it unoptimized. Each inlined callee is
  * compiled again into every caller that takes it: at the default, the compiles of a 5,040-file
  * `courier scan` took about 0.6 CPU s more, on the core this thread does not use, and the code ran
- * unoptimized longer. Measured on that scan (`bench:scan`'s catalog, five runs of each, taking
- * turns, two cores): 920, 2.14–2.30 s (median 2.26, 3.3 CPU s); 460, median 1.98; 200, 1.97;
+ * unoptimized longer. Measured on that scan in one process (`bench:scan`'s catalog, five runs of
+ * each, taking turns, two cores): 920, 2.14–2.30 s (median 2.26, 3.3 CPU s); 460, median 1.98; 200, 1.97;
  * 100, 1.89–2.21 s (median 1.91, 2.7 CPU s); 50, median 2.10; no inlining at all is slower
- * again. A long-lived process (the app's, the browser host) keeps V8's default: it runs long
- * enough for the larger optimized code to pay.
+ * again. A long-lived process (the app's, the browser host) keeps V8's default: the budget was
+ * measured for the CLI's batch work only.
  */
 const BATCH_INLINED_BYTECODE = 100;
 
