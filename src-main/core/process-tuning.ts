@@ -46,7 +46,14 @@ export function boundHeapGrowth(kind: ProcessKind): void {
  */
 const BATCH_INLINED_BYTECODE = 100;
 
-/** Tunes the optimizing compiler for a batch (`runAsProcess`, the CLI); process-wide, workers too. */
+/**
+ * Tunes the compilers for a batch (`runAsProcess`, the CLI); process-wide, workers too. Besides
+ * the inlining budget, every function is compiled to baseline code (Sparkplug) when it first
+ * runs, not after V8 has interpreted it a while: a scan's code runs once per file, thousands of
+ * times, and baseline code is cheap to make. In three comparisons of the same scan, taking
+ * turns, it saved 1.4 %, 2 % and 6 % (medians).
+ */
 export function tuneCompilerForBatch(): void {
   setFlagsFromString(`--max-inlined-bytecode-size-cumulative=${BATCH_INLINED_BYTECODE}`);
+  setFlagsFromString('--always-sparkplug');
 }
