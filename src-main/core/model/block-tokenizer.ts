@@ -118,7 +118,7 @@ export class BlockTokenizer extends AbstractTokenizer {
     const { blockSize } = this.#cache;
     const index = Math.floor(position / blockSize);
     const offset = position - index * blockSize;
-    if (offset + n <= blockSize) {
+    if (position >= 0 && offset + n <= blockSize) {
       const block = this.#blocks.get(index) ?? (await this.#block(index));
       if (offset + n <= block.length) return block.subarray(offset, offset + n);
     }
