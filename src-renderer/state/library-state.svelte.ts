@@ -253,8 +253,6 @@ export class LibraryState {
     return { errors, warnings };
   });
 
-  // File objects are only needed for the first tag read; they are not state.
-  readonly #files = new Map<string, File>();
   readonly #stack = new UndoStack<LibraryCommand>();
   #reader: TagReader | undefined;
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -368,12 +366,14 @@ export class LibraryState {
     }
     const byPath = new Map(audio.map((item, i) => [item.relativePath, { item, read: results[i] }]));
     const readOf = new Map<string, FileReadResult>();
+    // File objects are needed for the first tag read only, and held no longer (the page kept
+    // every one, 100,000 after a large add, for nothing).
+    const files = new Map<string, File>();
     const granted = result.value.granted.flatMap((g) => {
       const picked = byPath.get(g.relativePath);
       if (!picked) return [];
       const file = picked.item.file as File;
-      // A file added again gets its (new) File, for a re-read after it was restored as missing.
-      this.#files.set(g.id, file);
+      files.set(g.id, file);
       if (picked.read) readOf.set(g.id, picked.read);
       return [{ ...g, lastModified: picked.item.proven?.lastModified ?? file.lastModified }];
     });
@@ -389,7 +389,7 @@ export class LibraryState {
       void this.#read(
         unread.map(({ id, relativePath }) => ({
           key: id,
-          file: this.#files.get(id)!,
+          file: files.get(id)!,
           relativePath,
         })),
       );
