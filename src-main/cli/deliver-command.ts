@@ -18,7 +18,7 @@ import {
 import { type DeliveryMode, deliveryModes } from '../core/delivery/delivery-summary.js';
 import { summarize } from '../core/delivery/history.js';
 import type { DeliveryPlan, PlanFinding } from '../core/delivery/plan.js';
-import { catalogField, PreflightError } from '../core/delivery/preflight.js';
+import { PreflightError } from '../core/delivery/preflight.js';
 import type { DeliveryEvent } from '../core/delivery/run-delivery.js';
 import { CourierError, UsageError } from '../core/errors.js';
 import { LockHeldError } from '../core/files/process-lock.js';
@@ -276,7 +276,11 @@ export const deliverCommand: Command = {
         );
         return 0;
       }
-      const { plan, nothingChanged: error } = await deliveries.plan(request, controller.signal);
+      const {
+        plan,
+        nothingChanged: error,
+        unknownCatalog,
+      } = await deliveries.plan(request, controller.signal);
       if (error) {
         io.out(
           values.json
@@ -299,11 +303,10 @@ export const deliverCommand: Command = {
           ),
         );
       } else io.out(planText(plan, values.verbose));
-      // A catalog the profile does not name is the command's to change (exit 2), not the tracks'.
-      const unknownCatalog = plan.findings.find((f) => f.field === catalogField);
+      // A catalog the profile does not name is the command's to change, not the tracks'.
       if (unknownCatalog) {
         io.err(`courier deliver: ${unknownCatalog.message}`);
-        return 2;
+        return exitCodeOf(unknownCatalog);
       }
       return plan.blocked ? blocked(plan, true) : 0;
     }

@@ -69,7 +69,7 @@ import {
   type PlannedTrack,
 } from './plan.js';
 import { changedFiles, fingerprintPlan, replanRecord } from './planned-files.js';
-import { catalogField, catalogProblem, preflight } from './preflight.js';
+import { preflight, type PreflightError, unknownCatalog } from './preflight.js';
 import { prepareDelivery } from './prepare.js';
 import { type DeliveryEvent, runDelivery } from './run-delivery.js';
 import {
@@ -177,6 +177,8 @@ export interface PlannedDelivery {
   localPaths: Set<string>;
   /** Set by `plan` when nothing differs from the catalog (a start throws it instead). */
   nothingChanged?: NothingChangedError;
+  /** Set by `plan` when the profile names no such catalog (a start's pre-flight throws it). */
+  unknownCatalog?: PreflightError;
 }
 
 /** Validation blocks the delivery: nothing was uploaded or sent. */
@@ -269,10 +271,15 @@ export class DeliveryService {
    */
   async plan(request: DeliveryRequest, signal?: AbortSignal): Promise<PlannedDelivery> {
     const planned = await this.#plan(request, [], signal, { keepReads: false });
-    const unknown = catalogProblem(planned.profile, request.catalogId);
+    const unknown = unknownCatalog(planned.profile, request.catalogId);
     if (unknown) {
-      planned.plan.findings.unshift({ level: 'error', field: catalogField, message: unknown });
+      planned.plan.findings.unshift({
+        level: 'error',
+        field: 'catalog_id',
+        message: unknown.message,
+      });
       planned.plan.blocked = true;
+      planned.unknownCatalog = unknown;
     }
     if (!planned.plan.blocked) {
       // What a start would send: only what differs from the catalog (hashing as a start does).

@@ -28,21 +28,24 @@ export class PreflightError extends CourierError {
   }
 }
 
-/** The field of a plan's finding for a catalog the profile does not name (`catalogProblem`). */
-export const catalogField = 'catalog_id';
-
 const describe = (error: unknown) =>
   (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim();
 
-/** Why `catalogId` cannot be delivered to with `profile` (it is not one it names), if so. */
-export function catalogProblem(
+/**
+ * The error for `catalogId` when `profile` does not name it (it cannot be delivered to), if so:
+ * the pre-flight throws it, a plan reports it as a finding.
+ */
+export function unknownCatalog(
   profile: Pick<Profile, 'name' | 'catalogs'>,
   catalogId: string,
-): string | undefined {
+): PreflightError | undefined {
   const { catalogs } = profile;
   if (catalogs.some((c) => c.id === catalogId)) return undefined;
   const known = catalogs.map((c) => `${c.id} (${c.name})`).join(', ') || 'none';
-  return `catalog ${catalogId} is not one of profile "${profile.name}"'s catalogs (${known}); check the id, or add the catalog to the profile`;
+  return new PreflightError(
+    `catalog ${catalogId} is not one of profile "${profile.name}"'s catalogs (${known}); check the id, or add the catalog to the profile`,
+    { code: unknownCatalogCode },
+  );
 }
 
 /** Checks the catalog, the credentials and the bucket for `record`; throws `PreflightError`. */
@@ -54,8 +57,8 @@ export async function preflight(args: {
 }): Promise<void> {
   const { record, connection } = args;
   const { profile } = connection;
-  const unknown = catalogProblem(profile, record.catalogId);
-  if (unknown) throw new PreflightError(unknown, { code: unknownCatalogCode });
+  const unknown = unknownCatalog(profile, record.catalogId);
+  if (unknown) throw unknown;
   try {
     await connection.api.tokens.get();
   } catch (error) {
