@@ -47,9 +47,12 @@ export interface TagReader {
 
 /**
  * Files in flight per worker. A worker reads them concurrently, so one file's parsing fills
- * another's wait for its bytes from the browser process. A worker gets more once half are done.
+ * another's wait for its bytes from the browser process. A worker gets more once half are done,
+ * as one group (one read of the browser process). 48 rather than 16: a 10,000-file add read its
+ * tags 8 % sooner (9.8 and 10.0 s against 10.8 and 10.8 s, taking turns), each group costing the
+ * browser process a Blob and a read whatever its size; at most 48 × 320 KiB in memory a worker.
  */
-const perWorker = 16;
+const perWorker = 48;
 
 /** The worker-pool reader used by the app. */
 export class WorkerTagReader implements TagReader {
