@@ -9,13 +9,12 @@
  * value, never a throw.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 import { CourierError } from '../errors.js';
 import { unreadableReason } from '../files/local-files.js';
 import { audioPayload, type ByteRange } from '../model/audio-payload.js';
 import type { ByteSource } from '../model/block-tokenizer.js';
-import { openFileSource } from './cached-file-tokenizer.js';
+import { openFileSource, openFileSourceSync } from './cached-file-tokenizer.js';
 
 /** What a thread learned of one file's audio. */
 export interface FileAudio {
@@ -43,31 +42,6 @@ const headSize = 64 * 1024;
 /** Files located at once by a thread reading asynchronously: each waits on small reads. */
 const asyncConcurrency = 8;
 
-/** A file as a `ByteSource` read with blocking calls. */
-function blockingSource(path: string): ByteSource {
-  const fd = openSync(path, 'r');
-  let size: number;
-  try {
-    size = fstatSync(fd).size;
-  } catch (error) {
-    closeSync(fd);
-    throw error;
-  }
-  return {
-    size,
-    async read(target, position) {
-      let filled = 0;
-      while (filled < target.length) {
-        const n = readSync(fd, target, filled, target.length - filled, position + filled);
-        if (n === 0) break;
-        filled += n;
-      }
-      return filled;
-    },
-    close: async () => closeSync(fd),
-  };
-}
-
 /** `source` with its first `bytes` read once: reads within them are served from memory. */
 async function withHead(source: ByteSource, bytes: number): Promise<ByteSource & { held: number }> {
   const buffer = new Uint8Array(Math.min(bytes, source.size));
@@ -93,7 +67,7 @@ async function withFile<T>(
 ): Promise<T | { error: string }> {
   let source: ByteSource;
   try {
-    source = mode === 'blocking' ? blockingSource(path) : await openFileSource(path);
+    source = mode === 'blocking' ? openFileSourceSync(path) : await openFileSource(path);
   } catch (error) {
     return { error: unreadableReason(error) };
   }
