@@ -14,9 +14,9 @@ import {
   withArtistIdByName,
 } from '../../src-main/core/model/artist-ids.js';
 import {
-  extensionOf,
+  audioByContentMessage,
   fileKind,
-  noExtensionMessage,
+  opensForContent,
   sniffAudioExtension,
   unsupportedAudioMessage,
 } from '../../src-main/core/model/audio-formats.js';
@@ -285,15 +285,15 @@ export class LibraryState {
             reason: unsupportedAudioMessage,
           });
         } else {
-          // A file without an extension may hold audio: its first bytes say so.
+          // A file not named as audio (no extension, `.part`) may hold audio: its first bytes say.
           const sniffed =
-            kind === 'ignored' && extensionOf(item.relativePath) === '' && item.file instanceof Blob
+            opensForContent(item.relativePath) && item.file instanceof Blob
               ? sniffAudioExtension(await firstBytes(item.file, 16))
               : null;
           skipped.push({
             relativePath: item.relativePath,
             reason: sniffed
-              ? noExtensionMessage(sniffed)
+              ? audioByContentMessage(item.relativePath, sniffed)
               : kind === 'hidden'
                 ? "a hidden file (its name starts with '.')"
                 : 'not an audio file',

@@ -26,6 +26,14 @@ export const audioExtensions: ReadonlySet<string> = new Set([
   'webm',
   'weba',
   'm4b',
+  // Other names of the same formats, which music-metadata reads (by the name or the content):
+  // FLAC, MPEG audio, an iPhone ringtone (MP4), Ogg.
+  'fla',
+  'mpa',
+  'm2a',
+  'mpga',
+  'm4r',
+  'ogx',
   // Read by music-metadata (tags and format shown); whether they may be delivered is the
   // profile's formats rule (`delivery-rules.ts`), which by default leaves them out.
   'wma',
@@ -42,12 +50,45 @@ export const unsupportedAudioExtensions: ReadonlySet<string> = new Set([
   'tak',
   'tta',
   'amr',
+  'awb',
   'ac3',
+  'eac3',
+  'ec3',
+  'dts',
+  'thd',
+  'mlp',
   'au',
+  'snd',
   'caf',
+  'w64',
+  'ofr',
+  'shn',
+  'voc',
+  'gsm',
+  '3ga',
+  'aa',
+  'aax',
   'mid',
   'midi',
 ]);
+
+/**
+ * Extensions of the other files a masters folder holds (artwork, booklets, sheets, cue sheets
+ * and rip logs, checksums, archives, video, DAW sessions): settled by name, never opened. A file
+ * named otherwise (`Track 01.mp3.part`, `take.bak`, no extension at all) is opened, as it may
+ * hold audio: `opensForContent`.
+ */
+const otherExtensions: ReadonlySet<string> = new Set(
+  [
+    'jpg jpeg png gif bmp tif tiff webp heic heif psd ai eps svg ico',
+    'pdf txt md rtf doc docx odt pages xls xlsx ods numbers csv tsv ppt pptx key',
+    'json xml yml yaml html htm nfo log cue m3u m3u8 pls xspf sfv md5 sha1 sha256 ffp',
+    'accurip toc lrc srt ini cfg plist db sqlite url lnk ds_store',
+    'zip rar 7z tar gz tgz bz2 xz dmg iso pkg msi exe dll app bat sh command',
+    'mov avi mpg mpeg m4v wmv flv vob ts m2ts mts 3gp',
+    'als alp logicx ptx ptf cpr npr flp rpp sesx aup aup3 band song ttf otf woff woff2',
+  ].flatMap((line) => line.split(' ')),
+);
 
 /** What a scan, a plan and the library say about a file of an audio format not delivered. */
 export const unsupportedAudioMessage =
@@ -55,6 +96,15 @@ export const unsupportedAudioMessage =
 
 /** How a scan, a plan and an upload treat a file (the one rule for all three). */
 export type FileKind = 'audio' | 'unsupported-audio' | 'hidden' | 'ignored';
+
+/**
+ * Whether a file is opened to learn what it holds: one not named as audio, nor as a kind of file
+ * a masters folder holds besides (`otherExtensions`), nor hidden. Audio found in it is read and
+ * shown, and not delivered until it is named for what it is (`audioByContentMessage`).
+ */
+export function opensForContent(name: string): boolean {
+  return fileKind(name) === 'ignored' && !otherExtensions.has(extensionOf(name));
+}
 
 /** The lower-case extension of a file name, without the dot ('' when none). */
 export function extensionOf(name: string): string {
@@ -119,4 +169,11 @@ export function sniffAudioExtension(head: Uint8Array): string | null {
 /** What a scan says of audio found in a file without an extension. */
 export function noExtensionMessage(extension: string): string {
   return `no file extension: read as .${extension} from its content; it is not delivered until its name ends in .${extension}`;
+}
+
+/** What a scan says of audio found in `file` by its content (`opensForContent`). */
+export function audioByContentMessage(file: string, extension: string): string {
+  const named = extensionOf(file);
+  if (named === '') return noExtensionMessage(extension);
+  return `named .${named}, but holds .${extension} audio (read from its content); it is not delivered until its name ends in .${extension}`;
 }

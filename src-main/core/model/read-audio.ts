@@ -10,9 +10,9 @@ import { type IAudioMetadata, parseFromTokenizer } from 'music-metadata';
 import { readPlainAiff } from './aiff-read.js';
 import { aiffTextChunks } from './aiff-text.js';
 import {
+  audioByContentMessage,
   extensionOf,
-  isHiddenPath,
-  noExtensionMessage,
+  opensForContent,
   sniffAudioExtension,
 } from './audio-formats.js';
 import { audioPropertiesOf } from './audio-properties.js';
@@ -36,14 +36,14 @@ export async function readAudio(
   file: string,
   options: { cache: BlockCacheOptions; mimeType?: string },
 ): Promise<FileReadResult> {
-  // A file without an extension is read when its first bytes are audio.
+  // A file not named as audio (no extension, `.part`, `.bak`) is read when its first bytes are.
   const sniffed = await sniffedExtension(source, file);
   const skipped = sniffed ? null : precheckFile(file, source.size);
   if (skipped) {
     await source.close?.();
     return skipped;
   }
-  // The parser goes by the extension: one without is parsed as what its content is.
+  // The parser goes by the extension: such a file is parsed as what its content is.
   const info = {
     path: sniffed ? `${file}.${sniffed}` : file,
     ...(options.mimeType ? { mimeType: options.mimeType } : {}),
@@ -127,7 +127,9 @@ export async function readAudio(
       integrityFinding(integrity) ??
       (integrity.state === 'unchecked' && result.damaged ? damagedFinding() : null);
     const findings = [
-      ...(sniffed ? [{ level: 'warning' as const, message: noExtensionMessage(sniffed) }] : []),
+      ...(sniffed
+        ? [{ level: 'warning' as const, message: audioByContentMessage(file, sniffed) }]
+        : []),
       ...result.findings,
       ...(finding ? [finding] : []),
       ...(audio.md5 === false ? [{ level: 'warning' as const, message: noMd5Message }] : []),
@@ -198,9 +200,9 @@ async function cutBeforeAudio(source: ByteSource, path: string): Promise<Finding
   return integrityFinding(await checkIntegrity(source, container));
 }
 
-/** The audio extension of a file named without one, from its first bytes; null otherwise. */
+/** The audio extension of a file not named as audio, from its first bytes; null otherwise. */
 async function sniffedExtension(source: ByteSource, file: string): Promise<string | null> {
-  if (extensionOf(file) !== '' || isHiddenPath(file) || source.size < 16) return null;
+  if (!opensForContent(file) || source.size < 16) return null;
   const head = new Uint8Array(16);
   const n = await source.read(head, 0);
   return sniffAudioExtension(head.subarray(0, n));

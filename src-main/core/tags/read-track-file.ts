@@ -1,6 +1,6 @@
 /** Reads one file of a scanned folder into a draft or findings (shared by the scan's threads). */
 import { relativeName } from '../files/local-files.js';
-import { extensionOf, fileKind } from '../model/audio-formats.js';
+import { opensForContent } from '../model/audio-formats.js';
 import type { ByteSource } from '../model/block-tokenizer.js';
 import { readAudio } from '../model/read-audio.js';
 import { type FileReadResult, precheckFile, readFailure } from '../model/read-result.js';
@@ -19,10 +19,10 @@ export async function readTrackFile(
   blocking = false,
 ): Promise<FileReadResult> {
   const file = toRelative(root, path);
-  // Non-audio files are settled by name alone, without touching the disk; a file without an
-  // extension is opened, as its content may be audio.
+  // Non-audio files are settled by name alone, without touching the disk; a file named as no
+  // known kind (no extension, `.part`) is opened, as its content may be audio.
   const byName = precheckFile(file, 1);
-  if (byName && !(extensionOf(file) === '' && fileKind(file) === 'ignored')) return byName;
+  if (byName && !opensForContent(file)) return byName;
   let source: ByteSource;
   try {
     source = blocking ? openFileSourceSync(path) : await openFileSource(path);

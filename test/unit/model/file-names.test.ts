@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
 import {
+  audioByContentMessage,
   extensionOf,
   fileKind,
   fileStem,
   noExtensionMessage,
+  opensForContent,
   sniffAudioExtension,
 } from '../../../src-main/core/model/audio-formats.js';
 import {
@@ -31,6 +33,29 @@ describe('audio formats', () => {
     expect(fileKind('README')).toBe('ignored');
     expect(extensionOf('a.b/c')).toBe('');
     expect(fileStem('dir/My.Song.wav')).toBe('My.Song');
+  });
+
+  it('reads the other names of the formats it reads (FLAC, MPEG, MP4, Ogg)', () => {
+    for (const name of ['x.fla', 'x.mpa', 'x.m2a', 'x.mpga', 'x.M4R', 'x.ogx']) {
+      expect(fileKind(name), name).toBe('audio');
+    }
+  });
+
+  it('never calls audio it cannot read "not an audio file"', () => {
+    const formats = ['w64', 'snd', 'eac3', 'ec3', 'dts', 'thd', 'mlp', 'awb', '3ga', 'ofr', 'shn'];
+    for (const name of formats.map((ext) => `x.${ext}`)) {
+      expect(fileKind(name), name).toBe('unsupported-audio');
+    }
+  });
+
+  it('opens a file named as no known kind, in case it holds audio', () => {
+    for (const name of ['README', 'Track 01.mp3.part', 'take.bak', 'a/b.tmp', 'x.dat']) {
+      expect(opensForContent(name), name).toBe(true);
+    }
+    const settled = ['cover.JPG', 'booklet.pdf', 'rip.log', 'album.cue', 'x.flac', 'x.tak'];
+    for (const name of [...settled, '.hidden', 'a/.b/c.part', 'video.mov', 'Session.als']) {
+      expect(opensForContent(name), name).toBe(false);
+    }
   });
 });
 
@@ -130,6 +155,10 @@ describe('audio in a file without an extension', () => {
   it('is named so the user can fix it', () => {
     expect(noExtensionMessage('mp3')).toBe(
       'no file extension: read as .mp3 from its content; it is not delivered until its name ends in .mp3',
+    );
+    expect(audioByContentMessage('a/Track 01', 'mp3')).toBe(noExtensionMessage('mp3'));
+    expect(audioByContentMessage('a/Track 01.flac.part', 'flac')).toBe(
+      'named .part, but holds .flac audio (read from its content); it is not delivered until its name ends in .flac',
     );
   });
 });
