@@ -85,7 +85,7 @@ const otherExtensions: ReadonlySet<string> = new Set(
     'json xml yml yaml html htm nfo log cue m3u m3u8 pls xspf sfv md5 sha1 sha256 ffp',
     'accurip toc lrc srt ini cfg plist db sqlite url lnk ds_store',
     'zip rar 7z tar gz tgz bz2 xz dmg iso pkg msi exe dll app bat sh command',
-    'mov avi mpg mpeg m4v wmv flv vob ts m2ts mts 3gp',
+    'mov avi mpg mpeg m4v wmv flv vob ts m2ts mts 3gp ogv ogm',
     'als alp logicx ptx ptf cpr npr flp rpp sesx aup aup3 band song ttf otf woff woff2',
   ].flatMap((line) => line.split(' ')),
 );

@@ -24,6 +24,11 @@ export interface Integrity {
   duration?: number;
   /** A FLAC whose STREAMINFO holds the MD5 of its audio. */
   md5?: boolean;
+  /**
+   * A whole master whose file was cut after its audio, inside the chunk named here (its tags,
+   * mostly): the audio is all there, what that chunk held is lost.
+   */
+  cutAfterAudio?: string;
 }
 
 const unchecked: Integrity = { state: 'unchecked' };
@@ -163,6 +168,10 @@ function averageBytesPerSecond(head: Uint8Array, first: number, frame: MpegFrame
   return seconds > 0 ? bytes / seconds : (frame.bitrate * 1000) / 8;
 }
 
+/** Whether the bytes from `at` to the end of `b` (fewer than four) begin an MPEG frame header. */
+const syncStarts = (b: Uint8Array, at: number) =>
+  b[at] === 0xff && (at + 1 >= b.length || (b[at + 1]! & 0xe0) === 0xe0);
+
 const sameStream = (a: MpegFrame, b: MpegFrame) =>
   a.version === b.version && a.layer === b.layer && a.sampleRate === b.sampleRate;
 
@@ -243,6 +252,7 @@ async function checkMpeg(source: ByteSource): Promise<Integrity> {
   // A frame counts when the one before it in the tail ends where it starts.
   const ends = new Set<number>();
   let lastChained = -1;
+  let chainedEnd = -1;
   for (let i = tail.indexOf(0xff); i >= 0 && i + 4 <= tail.length; i = tail.indexOf(0xff, i + 1)) {
     const f = mpegFrame(tail, i);
     if (!f || !sameStream(f, frame)) continue;
@@ -250,6 +260,12 @@ async function checkMpeg(source: ByteSource): Promise<Integrity> {
     if (!ends.has(i) && tailStart + i !== audioStart) continue;
     if (i + f.length === tail.length) return { state: 'complete', duration };
     if (i + f.length > tail.length) lastChained = i;
+    else chainedEnd = Math.max(chainedEnd, i + f.length);
+  }
+  // Cut within the next frame's four header bytes: what is left of it is its sync.
+  const left = tail.length - chainedEnd;
+  if (lastChained < 0 && chainedEnd >= 0 && left < 4 && syncStarts(tail, chainedEnd)) {
+    lastChained = chainedEnd;
   }
   if (lastChained >= 0) {
     return cut(
@@ -395,23 +411,54 @@ async function checkWave(source: ByteSource): Promise<Integrity> {
     return unchecked;
   }
   let byteRate = 0;
+  let blockAlign = 0;
   let ds64Data: number | undefined;
+  let whole: Integrity | undefined;
   for await (const { id, size, body, bytes: chunk } of chunksOf(source, 'le', 36)) {
-    if (id === 'fmt ') byteRate = u32le(chunk, 8 + 8);
+    if (whole) {
+      const after = cutAfterAudio(whole, id, body + size, source.size);
+      if (after) return after;
+      continue;
+    }
+    if (id === 'fmt ') {
+      byteRate = u32le(chunk, 8 + 8);
+      blockAlign = chunk[8 + 12]! | (chunk[8 + 13]! << 8);
+    }
     if (id === 'ds64') ds64Data = u64(u32le(chunk, 8 + 12), u32le(chunk, 8 + 8));
     if (id === 'data') {
       const have = source.size - body;
       const declared = size === 0xffffffff && ds64Data !== undefined ? ds64Data : size;
-      // A streamed WAV's writer could not go back to fill the size in: all of the file is audio.
+      // A streamed WAV's writer could not go back to fill the size in: all of the file is audio,
+      // so it ends on a whole sample frame unless it was cut.
       const streamed = declared === 0xffffffff || declared === 0;
       if (!byteRate) return unchecked;
-      if (streamed || declared <= have) {
-        return { state: 'complete', duration: (streamed ? have : declared) / byteRate };
+      if (streamed && blockAlign > 0 && have % blockAlign !== 0) {
+        return cut(
+          have / byteRate,
+          undefined,
+          'its audio ends inside a sample, as a cut file does',
+        );
       }
-      return cut(have / byteRate, declared / byteRate, 'the data chunk is longer than the file');
+      if (streamed) return { state: 'complete', duration: have / byteRate };
+      if (declared > have) {
+        return cut(have / byteRate, declared / byteRate, 'the data chunk is longer than the file');
+      }
+      // Whole: the chunks after the audio (tags) are checked too.
+      whole = { state: 'complete', duration: declared / byteRate };
     }
   }
-  return unchecked;
+  return whole ?? unchecked;
+}
+
+/**
+ * The verdict on `whole` (a whole master) that the chunk `id` after its audio gives: a cut after
+ * the audio when the chunk, which would end at `end`, runs past the file's `size`; `whole` when
+ * the chunk is noise (after a writer's missing pad byte, what follows is not a chunk: the check
+ * stops there); null when the chunk is whole, and the next one says.
+ */
+function cutAfterAudio(whole: Integrity, id: string, end: number, size: number): Integrity | null {
+  if (!/^[A-Za-z0-9 ]{4}$/.test(id)) return whole;
+  return end > size ? { ...whole, cutAfterAudio: id } : null;
 }
 
 /** An 80-bit IEEE 754 extended number (AIFF's sample rate). */
@@ -429,7 +476,13 @@ async function checkAiff(source: ByteSource): Promise<Integrity> {
   }
   let length: number | undefined;
   let sound: { size: number; have: number } | undefined;
+  let whole: Integrity | undefined;
   for await (const { id, size, body, bytes: chunk } of chunksOf(source, 'be', 18)) {
+    if (whole) {
+      const after = cutAfterAudio(whole, id, body + size, source.size);
+      if (after) return after;
+      continue;
+    }
     if (id === 'COMM' && chunk.length >= 26) {
       const rate = extended(chunk, 8 + 8);
       if (rate > 0) length = u32be(chunk, 8 + 2) / rate;
@@ -437,11 +490,15 @@ async function checkAiff(source: ByteSource): Promise<Integrity> {
     if (id === 'SSND') sound = { size, have: source.size - body };
     // COMM may come after SSND: the verdict waits for both.
     if (length !== undefined && sound) {
-      if (sound.size <= sound.have) return { state: 'complete', duration: length };
-      const { size: whole, have } = sound;
-      return cut((length * have) / whole, length, 'the sound data chunk is longer than the file');
+      if (sound.size > sound.have) {
+        const { size: all, have } = sound;
+        return cut((length * have) / all, length, 'the sound data chunk is longer than the file');
+      }
+      // Whole: the chunks after (tags) are checked too.
+      whole = { state: 'complete', duration: length };
     }
   }
+  if (whole) return whole;
   // The file ended before its format chunk: the sound was cut off from what it is.
   if (sound && length === undefined && sound.size > sound.have) {
     return cut(

@@ -40,6 +40,19 @@ export function integrityFinding(integrity: Integrity): Finding | null {
   };
 }
 
+/**
+ * The warning for a whole master whose file was cut after its audio (`cutAfterAudio`): nothing
+ * to block, but the tags that chunk held are lost, which is why the track may show none.
+ */
+export function cutAfterAudioFinding(integrity: Integrity): Finding | null {
+  const chunk = integrity.cutAfterAudio?.trim();
+  if (!chunk) return null;
+  return {
+    level: 'warning',
+    message: `the file is cut short after its audio, which is whole: it ends inside its '${chunk}' chunk, so what that chunk held (tags, mostly) is lost; a copy of the master from its source restores it`,
+  };
+}
+
 /** A cut-short finding for a file music-metadata saw damaged where its structure was not checked. */
 export function damagedFinding(): Finding {
   return {

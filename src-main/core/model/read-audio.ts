@@ -20,7 +20,7 @@ import { type BlockCacheOptions, BlockTokenizer, type ByteSource } from './block
 import { readPlainFlac } from './flac-read.js';
 import { id3v23TextFrames } from './id3v23-text.js';
 import { checkIntegrity } from './integrity.js';
-import { damagedFinding, integrityFinding } from './masters.js';
+import { cutAfterAudioFinding, damagedFinding, integrityFinding } from './masters.js';
 import { readPlainMp3 } from './mp3-read.js';
 import { readPlainMp4 } from './mp4-read.js';
 import { oggFlacComments } from './ogg-flac.js';
@@ -125,6 +125,7 @@ export async function readAudio(
     const audio = audioPropertiesOf(format, { ...integrity, size: source.size });
     const finding =
       integrityFinding(integrity) ??
+      cutAfterAudioFinding(integrity) ??
       (integrity.state === 'unchecked' && result.damaged ? damagedFinding() : null);
     const findings = [
       ...(sniffed

@@ -351,6 +351,81 @@ describe.skipIf(missing.length > 0)('masters QC', () => {
     expect(whole.get('cd.flac')!.audio?.md5).toBe(true);
   });
 
+  it('finds an MP3 cut inside the header of its last frame (one to three bytes of it left)', async () => {
+    const bytes = await readFile(join(root, 'cbr-info.mp3'));
+    // Walk the MPEG-1 layer III frames from the first (the Info frame) to the last one's start.
+    const rates = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
+    let at = bytes.indexOf(Buffer.from([0xff, 0xfb]));
+    let last = at;
+    while (at + 4 <= bytes.length && bytes[at] === 0xff && (bytes[at + 1]! & 0xe0) === 0xe0) {
+      last = at;
+      at +=
+        Math.floor((144000 * rates[bytes[at + 2]! >> 4]!) / 44100) + ((bytes[at + 2]! >> 1) & 1);
+    }
+    expect(at).toBe(bytes.length);
+    for (const left of [1, 2, 3]) {
+      const name = `last-header-${left}.mp3`;
+      await writeFile(join(root, name), bytes.subarray(0, last + left));
+      const result = await readTrackFile(root, join(root, name));
+      expect(
+        result.findings.map((f) => f.code),
+        name,
+      ).toContain('cut-short');
+      expect(result.findings[0]!.message).toMatch(/last MPEG frame is incomplete/);
+    }
+  });
+
+  it('finds a streamed WAV (no sizes) cut inside a sample, and takes one cut on a sample whole', async () => {
+    const bytes = Buffer.from(await readFile(join(root, 'pcm16.wav')));
+    const data = bytes.indexOf('data');
+    bytes.writeUInt32LE(0xffffffff, 4);
+    bytes.writeUInt32LE(0xffffffff, data + 4);
+    // 16-bit stereo: a sample frame is 4 bytes.
+    const audioEnd = data + 8 + Math.floor((bytes.length - data - 8) / 8) * 4;
+    await writeFile(join(root, 'streamed-on-sample.wav'), bytes.subarray(0, audioEnd));
+    await writeFile(join(root, 'streamed-mid-sample.wav'), bytes.subarray(0, audioEnd + 3));
+    const onSample = await readTrackFile(root, join(root, 'streamed-on-sample.wav'));
+    expect(onSample.findings).toEqual([]);
+    const midSample = await readTrackFile(root, join(root, 'streamed-mid-sample.wav'));
+    expect(midSample.findings).toMatchObject([{ level: 'error', code: 'cut-short' }]);
+    expect(midSample.findings[0]!.message).toMatch(/ends at 0:04\.\d, .*ends inside a sample/);
+  });
+
+  it('warns, without blocking, of a WAV or AIFF cut inside its tags after whole audio', async () => {
+    for (const [name, order, id] of [
+      ['pcm16.wav', 'le', 'id3 '],
+      ['pcm16.aiff', 'be', 'ID3 '],
+    ] as const) {
+      const tagged = withId3Chunk(await readFile(join(root, name)), order, id, 'Tagged Title');
+      const wholeName = `tagged-${name}`;
+      await writeFile(join(root, wholeName), tagged);
+      const whole = await readTrackFile(root, join(root, wholeName));
+      expect(whole.draft?.title?.value, wholeName).toBe('Tagged Title');
+      expect(whole.findings, wholeName).toEqual([]);
+      const cutName = `tags-cut-${name}`;
+      await writeFile(join(root, cutName), tagged.subarray(0, tagged.length - 5));
+      const cut = await readTrackFile(root, join(root, cutName));
+      expect(cut.findings, cutName).toEqual([
+        {
+          level: 'warning',
+          message: `the file is cut short after its audio, which is whole: it ends inside its '${id.trim()}' chunk, so what that chunk held (tags, mostly) is lost; a copy of the master from its source restores it`,
+        },
+      ]);
+      expect(cut.audio?.duration, cutName).toBeGreaterThan(seconds - 0.1);
+    }
+  });
+
+  it('takes a WAV whose writer left out a pad byte after its audio as whole', async () => {
+    const bytes = await readFile(join(root, 'pcm16.wav'));
+    // An odd-sized chunk without its pad byte: what follows is read one byte off, as noise.
+    const junk = Buffer.concat([Buffer.from('junk'), u32(3, 'le'), Buffer.from('abc')]);
+    const tagged = withId3Chunk(Buffer.concat([bytes, junk]), 'le', 'id3 ', 'Odd');
+    tagged.writeUInt32LE(tagged.length - 8, 4);
+    await writeFile(join(root, 'no-pad.wav'), tagged);
+    const result = await readTrackFile(root, join(root, 'no-pad.wav'));
+    expect(result.findings.filter((f) => /cut short/.test(f.message))).toEqual([]);
+  });
+
   it('says how much is missing when the master records its length', () => {
     const flac = cut.get('cut/cut-0.6-cd.flac')!.result.findings[0]!;
     expect(flac.message).toMatch(/^the master is cut short: it ends at 0:0[45]\.\d of 0:08\.0 \(/);
@@ -358,3 +433,32 @@ describe.skipIf(missing.length > 0)('masters QC', () => {
     expect(zeros.message).toMatch(/ends at 0:0[34]\.\d of 0:08\.0 .*KiB are zeros/);
   });
 });
+
+/** A 32-bit size in the chunk's byte order. */
+function u32(value: number, order: 'le' | 'be'): Buffer {
+  const b = Buffer.alloc(4);
+  if (order === 'le') b.writeUInt32LE(value);
+  else b.writeUInt32BE(value);
+  return b;
+}
+
+/**
+ * `file` (a RIFF or AIFF form) with an ID3v2.4 chunk `id` holding a TIT2 of `title` appended
+ * after everything, as taggers add one after the audio, and the form's size made to match.
+ */
+function withId3Chunk(file: Buffer, order: 'le' | 'be', id: string, title: string): Buffer {
+  const synchsafe = (n: number) =>
+    Buffer.from([(n >> 21) & 0x7f, (n >> 14) & 0x7f, (n >> 7) & 0x7f, n & 0x7f]);
+  const text = Buffer.concat([Buffer.from([3]), Buffer.from(title, 'utf8')]);
+  const frame = Buffer.concat([Buffer.from('TIT2'), synchsafe(text.length), Buffer.alloc(2), text]);
+  const tag = Buffer.concat([
+    Buffer.from([0x49, 0x44, 0x33, 4, 0, 0]),
+    synchsafe(frame.length),
+    frame,
+  ]);
+  const pad = tag.length & 1 ? Buffer.alloc(1) : Buffer.alloc(0);
+  const out = Buffer.concat([file, Buffer.from(id), u32(tag.length, order), tag, pad]);
+  if (order === 'le') out.writeUInt32LE(out.length - 8, 4);
+  else out.writeUInt32BE(out.length - 8, 4);
+  return out;
+}
