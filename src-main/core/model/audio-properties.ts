@@ -99,10 +99,19 @@ function isPcm(codec: string): boolean {
   return k.includes('pcm') || k.includes('float') || k.includes('not compressed');
 }
 
-/** The properties of a parsed file; `duration` as the file's structure gives it, when known. */
+/**
+ * The properties of a parsed file; `duration`, and the rate and channels where the parser gives
+ * none, as the file's structure gives them, when known (`integrity.ts`).
+ */
 export function audioPropertiesOf(
   format: IFormat,
-  measured: { duration?: number; md5?: boolean; size?: number } = {},
+  measured: {
+    duration?: number;
+    md5?: boolean;
+    size?: number;
+    sampleRate?: number;
+    channels?: number;
+  } = {},
 ): AudioProperties {
   const container = format.container ?? '';
   const codec = format.codec ?? (container === 'DSF' ? 'DSD' : '');
@@ -121,9 +130,11 @@ export function audioPropertiesOf(
       ? format.numberOfSamples / format.sampleRate
       : undefined);
   const props: AudioProperties = { format: id, container, codec, lossless };
-  if (format.sampleRate) props.sampleRate = format.sampleRate;
+  const sampleRate = format.sampleRate ?? measured.sampleRate;
+  const channels = format.numberOfChannels ?? measured.channels;
+  if (sampleRate) props.sampleRate = sampleRate;
   if (lossless && format.bitsPerSample) props.bitDepth = format.bitsPerSample;
-  if (format.numberOfChannels) props.channels = format.numberOfChannels;
+  if (channels) props.channels = channels;
   if (duration !== undefined && Number.isFinite(duration) && duration > 0) {
     props.duration = Math.round(duration * 1000) / 1000;
   }

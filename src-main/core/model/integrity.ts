@@ -3,8 +3,8 @@
  * where its audio really ends, reading a few KiB at its start and end, never the whole file.
  * MP3 (Xing/Info/VBRI frame and byte counts; the last frame complete), FLAC (STREAMINFO total
  * samples against the last frame's position; the last frame's CRC), WAV and AIFF (the audio
- * chunk's size against the file's), MP4 (the sample table against the file's size) and Ogg
- * (the last page complete and marked as the end). Free of Node APIs: the renderer bundles it.
+ * chunk's size against the file's), MP4 (the sample table against the file's size), Ogg
+ * (the last page complete and marked as the end) and ASF/WMA (the file size its header records). Free of Node APIs: the renderer bundles it.
  */
 import type { ByteSource } from './block-tokenizer.js';
 import { ascii, readAt, u16be, u32be, u32le, u64 } from './bytes.js';
@@ -29,6 +29,9 @@ export interface Integrity {
    * mostly): the audio is all there, what that chunk held is lost.
    */
   cutAfterAudio?: string;
+  /** The sample rate and channels the structure records, where the parser gives none (WMA). */
+  sampleRate?: number;
+  channels?: number;
 }
 
 const unchecked: Integrity = { state: 'unchecked' };
@@ -724,6 +727,77 @@ async function checkMatroska(source: ByteSource, duration: number | undefined): 
   return { state: 'complete' };
 }
 
+// ---- ASF (WMA) ----
+
+/** An ASF object's GUID as stored (its first three fields little-endian), in hex. */
+const asfHeaderGuid = '3026b2758e66cf11a6d900aa0062ce6c';
+const asfFilePropertiesGuid = 'a1dcab8c47a9cf118ee400c00c205365';
+const asfDataGuid = '3626b2758e66cf11a6d900aa0062ce6c';
+const asfStreamPropertiesGuid = '9107dcb7b7a9cf118ee600c00c205365';
+const asfAudioMediaGuid = '409e69f84d5bcf11a8fd00805f5c442b';
+
+const hex = (b: Uint8Array, at: number, length: number) =>
+  Array.from(b.subarray(at, at + length), (x) => x.toString(16).padStart(2, '0')).join('');
+const u64le = (b: Uint8Array, at: number) => u64(u32le(b, at + 4), u32le(b, at));
+
+/**
+ * An ASF file (WMA) records its length in its File Properties object (unless it was written as a
+ * broadcast, where the length is not known yet), and its Data object, which follows the header,
+ * its own size: the audio is cut short when that object runs past the end of the file. (The
+ * file size the header records is no guide: taggers that grow the header leave it stale.)
+ */
+async function checkAsf(source: ByteSource): Promise<Integrity> {
+  const head = await readAt(source, 0, 30);
+  if (head.length < 30 || hex(head, 0, 16) !== asfHeaderGuid) return unchecked;
+  const headerEnd = u64le(head, 16);
+  let length: number | undefined;
+  let maxPacket = 0;
+  const format: { sampleRate?: number; channels?: number } = {};
+  for (let at = 30, i = 0; at + 24 <= headerEnd && i < 100; i++) {
+    const object = await readAt(source, at, 104);
+    const size = u64le(object, 16);
+    if (object.length < 24 || size < 24) return unchecked;
+    if (hex(object, 0, 16) === asfFilePropertiesGuid && object.length >= 104) {
+      const broadcast = (object[88]! & 1) === 1;
+      length = u64le(object, 64) / 1e7 - u64le(object, 80) / 1000;
+      maxPacket = u32le(object, 96);
+      if (broadcast || length <= 0) return unchecked;
+    }
+    // An audio stream's WAVEFORMATEX: its channels and sample rate.
+    if (
+      hex(object, 0, 16) === asfStreamPropertiesGuid &&
+      hex(object, 24, 16) === asfAudioMediaGuid
+    ) {
+      format.channels = object[80]! | (object[81]! << 8);
+      format.sampleRate = u32le(object, 82);
+    }
+    at += size;
+  }
+  const data = await readAt(source, headerEnd, 24);
+  if (length === undefined || data.length < 24 || hex(data, 0, 16) !== asfDataGuid) {
+    return unchecked;
+  }
+  // The packets start after the Data object's 50 bytes of header.
+  const packets = headerEnd + 50;
+  const dataEnd = headerEnd + u64le(data, 16);
+  if (dataEnd <= packets) return unchecked;
+  const endsAt = (position: number) =>
+    (length * Math.max(0, position - packets)) / (dataEnd - packets);
+  if (dataEnd > source.size) {
+    return {
+      ...cut(endsAt(source.size), length, 'its data object is longer than the file'),
+      ...format,
+    };
+  }
+  // Zeros where packets should be: a download that stopped. A packet's own padding is zeros
+  // too, so a run counts only past two packets' worth.
+  const zeros = await zeroRunStart(source, packets, dataEnd);
+  if (dataEnd - zeros >= Math.max(zeroRunMinimum, 2 * maxPacket)) {
+    return { ...cut(endsAt(zeros), length, zerosDetail(dataEnd - zeros)), ...format };
+  }
+  return { state: 'complete', duration: length, ...format };
+}
+
 function cut(endsAt: number | undefined, length: number | undefined, detail: string): Integrity {
   return {
     state: 'cut-short',
@@ -752,6 +826,7 @@ export async function checkIntegrity(
     if (c === 'wave' || c === 'rf64') return await checkWave(source);
     if (c.startsWith('aiff')) return await checkAiff(source);
     if (c === 'ogg') return await checkOgg(source, rate);
+    if (c.startsWith('asf')) return await checkAsf(source);
     if (c.startsWith('m4a') || /^(isom|iso\d|mp4\d|mp42|qt|3gp)/.test(c)) {
       return await checkMp4(source);
     }

@@ -103,6 +103,7 @@ const halfCutFormats: ReadonlySet<string> = new Set([
   'vorbis',
   'opus',
   'speex',
+  'wma',
 ]);
 
 /** Masters whose half can't be told from a whole file by their structure, and why. */

@@ -1,7 +1,7 @@
 /**
  * Masters QC on masters made here the way encoders write them (ffmpeg: LAME CBR with and
  * without an Info frame, VBR, MPEG layer II, FLAC 16/44.1 and 24/96, WAV, RF64, AIFF, AAC with
- * its index first or last, ALAC, Vorbis, Opus), then cut short at several points, or zeroed
+ * its index first or last, ALAC, Vorbis, Opus, WMA), then cut short at several points, or zeroed
  * from a point as a download that stopped leaves a file. Every whole master is found whole with
  * its properties; every cut one is a blocking error that ends where ffmpeg stops decoding it.
  */
@@ -167,6 +167,13 @@ const masters: Master[] = [
     args: ['-c:a', 'flac', '-sample_fmt', 's16'],
     format: 'flac',
     lossless: true,
+    sampleRate: 44100,
+  },
+  {
+    name: 'wma.wma',
+    args: ['-c:a', 'wmav2', '-b:a', '128k'],
+    format: 'wma',
+    lossless: false,
     sampleRate: 44100,
   },
   {
