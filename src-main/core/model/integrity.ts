@@ -3,8 +3,9 @@
  * where its audio really ends, reading a few KiB at its start and end, never the whole file.
  * MP3 (Xing/Info/VBRI frame and byte counts; the last frame complete), FLAC (STREAMINFO total
  * samples against the last frame's position; the last frame's CRC), WAV and AIFF (the audio
- * chunk's size against the file's), MP4 (the sample table against the file's size), Ogg
- * (the last page complete and marked as the end) and ASF/WMA (the file size its header records). Free of Node APIs: the renderer bundles it.
+ * chunk's size against the file's; a chunk after the audio cut short is noted), MP4 (the sample
+ * table against the file's size), Ogg (the last page complete and marked as the end) and WMA (its
+ * Data object's size against the file's). Free of Node APIs: the renderer bundles it.
  */
 import type { ByteSource } from './block-tokenizer.js';
 import { ascii, readAt, u16be, u32be, u32le, u64 } from './bytes.js';
