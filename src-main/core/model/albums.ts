@@ -7,7 +7,7 @@
  * glance (what validation says of them: `album-review.ts` and `validate.ts`).
  */
 import { gtinKey } from './gtin.js';
-import { normalizePosition } from './ingestion-body.js';
+import { isSidePosition, normalizePosition } from './ingestion-body.js';
 import { artistRoles } from './tags-to-track.js';
 import type { DraftTrack } from './track.js';
 
@@ -96,8 +96,23 @@ function computePlace(draft: DraftTrack): { disk: string; position: number } | u
   if (!raw) return undefined;
   const position = Number(normalizePosition(raw));
   if (!Number.isInteger(position) || position < 1) return undefined;
-  const disk = draft.album?.diskNumber ? normalizePosition(draft.album.diskNumber.value) : '1';
-  return { disk, position };
+  return { disk: diskOf(draft), position };
+}
+
+const diskOf = (draft: DraftTrack) =>
+  draft.album?.diskNumber ? normalizePosition(draft.album.diskNumber.value) : '1';
+
+/**
+ * A track's disk and position as it is sent: a positive whole number, or a vinyl side's
+ * position ("A1"), which takes no part in counting an album's tracks but is still one track's.
+ */
+export function slotOf(draft: DraftTrack): { disk: string; position: number | string } | undefined {
+  const place = placeOf(draft);
+  if (place) return place;
+  const raw = draft.album?.trackPosition?.value;
+  return raw && isSidePosition(raw)
+    ? { disk: diskOf(draft), position: normalizePosition(raw) }
+    : undefined;
 }
 
 /** The positions from 1 to the highest present that no track has (at most `limit` + 1). */

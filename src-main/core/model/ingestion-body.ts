@@ -31,6 +31,15 @@ export function normalizePosition(raw: string): string {
   return /^\d+$/.test(part) ? String(Number(part)) : part;
 }
 
+/**
+ * A position on a vinyl or cassette side as Discogs and its taggers write it: the side's letter
+ * and the track on it ("A1", "B12"), a side alone ("A") or a double A side ("AA1"). The service
+ * takes a position as text, so these are sent as they are.
+ */
+export function isSidePosition(raw: string): boolean {
+  return /^[A-Z]{1,2}\d{0,3}$/.test(normalizePosition(raw));
+}
+
 function sortBy<T>(items: T[], key: (item: T) => string): T[] {
   // Array.prototype.sort is stable: items keep their order within one source/category.
   return [...items].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));

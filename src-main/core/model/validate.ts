@@ -5,7 +5,7 @@
  * (`album-review.ts`), with a warning only on the tracks that disagree.
  */
 import { type AlbumsReview, reviewAlbumsSteps } from './album-review.js';
-import { isNamedAlbum, placeOf } from './albums.js';
+import { isNamedAlbum, slotOf } from './albums.js';
 import {
   type ArtistEvidence,
   artistEvidence,
@@ -15,7 +15,7 @@ import {
 } from './artists.js';
 import { dateProblem } from './dates.js';
 import { gtinKey, gtinProblem, normalizeGtin } from './gtin.js';
-import { normalizePosition } from './ingestion-body.js';
+import { isSidePosition, normalizePosition } from './ingestion-body.js';
 import { isValidIsrc, normalizeIsrc } from './isrc.js';
 import { finish, Pace, type Steps } from './steps.js';
 import type { DraftTrack, Finding } from './track.js';
@@ -113,11 +113,12 @@ export function validateTrack(
       });
     }
   }
-  if (album?.trackPosition && !positiveInteger(album.trackPosition.value)) {
+  const position = album?.trackPosition?.value;
+  if (position && !positiveInteger(position) && !isSidePosition(position)) {
     findings.push(
       error(
         'album.track_position',
-        `track position ${quoted(album.trackPosition.value)} is not a positive whole number`,
+        `track position ${quoted(position)} is neither a positive whole number nor a vinyl side's position (such as A1)`,
       ),
     );
   }
@@ -301,14 +302,14 @@ export function* validateLibrarySteps(
   // that disagree with their album on its UPC or title counting as its own.
   const positionKey = (d: DraftTrack, i: number) => {
     const album = albums.albums[albums.albumOfTrack[i]!]!;
-    const place = placeOf(d);
+    const place = slotOf(d);
     return place && album.keys.some(isNamedAlbum)
       ? `${albums.albumOfTrack[i]}\u0000${place.disk}\u0000${place.position}`
       : undefined;
   };
   for (const [, indexes] of yield* groupBy(drafts, positionKey)) {
     for (const i of indexes) {
-      const { disk, position } = placeOf(drafts[i]!)!;
+      const { disk, position } = slotOf(drafts[i]!)!;
       add(
         i,
         error(

@@ -83,6 +83,14 @@ describe('draftToTrack()', () => {
 });
 
 describe('ingestionBodies()', () => {
+  it("sends a vinyl side's position as it is written, a number without its zeros and count", () => {
+    const album = (position: string) =>
+      draftToTrack(
+        draft('a.wav', { outerId: fromTag('a'), album: { trackPosition: fromTag(position) } }),
+      ).albums?.[0]?.track_position;
+    expect(album(' B2 ')).toBe('B2');
+    expect(album('03/12')).toBe('3');
+  });
   it('batches at most 25 tracks per request', () => {
     const drafts = Array.from({ length: 51 }, (_, i) =>
       draft(`${i}.wav`, { outerId: fromTag(`t${i}`) }),

@@ -66,7 +66,7 @@ describe('validateTrack()', () => {
     expect(fields(validateTrack(d))).toEqual(['error:album.release_date']);
   });
   it('wants positive whole track positions and disk numbers', () => {
-    for (const bad of ['0', 'A1', '-2', '1.5']) {
+    for (const bad of ['0', 'a1', 'A-1', 'ABC1', '-2', '1.5']) {
       const d = withId('a.wav', 'A', {
         album: { trackPosition: fromTag(bad), diskNumber: fromTag(bad) },
       });
@@ -79,6 +79,32 @@ describe('validateTrack()', () => {
       album: { trackPosition: fromTag('03/12'), diskNumber: fromTag('1/2') },
     });
     expect(validateTrack(ok)).toEqual([]);
+  });
+  it("takes a vinyl side's position as a track position, not as a disk number", () => {
+    for (const side of ['A1', 'B12', 'A', 'AA1', ' C3 ']) {
+      const d = withId('a.wav', 'A', { album: { trackPosition: fromTag(side) } });
+      expect(validateTrack(d)).toEqual([]);
+    }
+    const disk = withId('a.wav', 'A', {
+      album: { trackPosition: fromTag('A1'), diskNumber: fromTag('A') },
+    });
+    expect(fields(validateTrack(disk))).toEqual(['error:album.disk_number']);
+  });
+  it("wants a vinyl side's positions unique per album and disk", () => {
+    const album = (position: string) => ({
+      upc: fromTag('036000291452'),
+      trackPosition: fromTag(position),
+    });
+    const result = validateDelivery([
+      withId('a1.wav', 'A', { album: album('A1') }),
+      withId('a2.wav', 'B', { album: album('A2') }),
+      withId('a1-again.wav', 'C', { album: album('A1') }),
+      withId('1.wav', 'D', { album: album('1') }),
+    ]);
+    expect(result[0]![0]!.message).toBe('track A1 of disk 1 is also given to a1-again.wav');
+    expect(fields(result[2]!)).toEqual(['error:album.track_position']);
+    expect(result[1]).toEqual([]);
+    expect(result[3]).toEqual([]);
   });
   it('offers to split "A feat. B", naming the split and carrying it, without splitting it', () => {
     const d = withId('a.wav', 'A', {
