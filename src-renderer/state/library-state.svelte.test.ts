@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { PickedFile } from '../../src-main/ipc/contract.js';
+import { fail, type PickedFile } from '../../src-main/ipc/contract.js';
 import { fakeApi, fakeDraft, libraryWith, pick } from '../../test/fakes/fake-library.js';
 import { LibraryState } from './library-state.svelte.js';
 
@@ -93,6 +93,75 @@ describe('library', () => {
     expect(seenBetween).toBeLessThan(40);
     expect([library.sizedDone, library.sizedTotal]).toEqual([0, 0]);
     expect(library.rows.filter((r) => r.status === 'ready')).toHaveLength(40);
+  });
+
+  it('counts a large add as one read: its progress runs over every file, not chunk by chunk', async () => {
+    const api = fakeApi();
+    const grant = api.grantFiles;
+    const seen: Array<[done: number, total: number]> = [];
+    let grants = 0;
+    api.grantFiles = async (files) => {
+      seen.push([library.readDone, library.readTotal]);
+      const answer = await grant(files);
+      // The second chunk: one file refused (changed since it was picked).
+      if (++grants === 2 && answer.ok) {
+        const [first, ...rest] = answer.value.granted;
+        return {
+          ...answer,
+          value: {
+            granted: rest,
+            refused: [{ relativePath: first!.relativePath, reason: 'changed' }],
+          },
+        };
+      }
+      return answer;
+    };
+    const library = new LibraryState(
+      api,
+      () => ({
+        async read(list, onResult) {
+          for (const item of list) {
+            onResult(item.key, {
+              file: item.relativePath,
+              draft: fakeDraft(item.relativePath, { title: 'One' }),
+              findings: [],
+            });
+          }
+        },
+      }),
+      { saveDelayMs: 5, flushDelayMs: 0 },
+    );
+    const picked = Array.from({ length: 1_200 }, (_, i) =>
+      pick(`A/${String(i).padStart(4, '0')}.flac`),
+    );
+    const adding = library.add(picked);
+    await adding;
+    await library.settled();
+    // Three chunks; the total is the whole add at every grant, and what is done only grows.
+    expect(seen.map(([, total]) => total)).toEqual([1_200, 1_200, 1_200]);
+    expect(seen.map(([done]) => done)).toEqual(
+      [...seen.map(([done]) => done)].sort((a, b) => a - b),
+    );
+    expect([library.readDone, library.readTotal]).toEqual([0, 0]);
+    expect(library.rows).toHaveLength(1_199);
+    expect(library.ignored).toHaveLength(1);
+  });
+
+  it('takes back what an add cut short will not read, so no progress is left waiting', async () => {
+    const api = fakeApi();
+    const grant = api.grantFiles;
+    let grants = 0;
+    api.grantFiles = async (files) =>
+      ++grants === 2 ? fail('io', 'the library folder is not writable') : grant(files);
+    const { library } = await libraryWith({}, api);
+    const picked = Array.from({ length: 1_200 }, (_, i) =>
+      pick(`B/${String(i).padStart(4, '0')}.flac`),
+    );
+    await library.add(picked);
+    await library.settled();
+    expect(library.error).toBe('the library folder is not writable');
+    expect(library.rows).toHaveLength(500);
+    expect([library.readDone, library.readTotal]).toEqual([0, 0]);
   });
 
   it('adds a file picked twice once, and lists what is not audio', async () => {

@@ -273,6 +273,7 @@ export class LibraryState {
     if (picked.length === 0) return;
     this.busy = true;
     this.error = '';
+    let uncounted = 0;
     try {
       const audio: PickedFile[] = [];
       const skipped: SkippedFile[] = [];
@@ -316,14 +317,21 @@ export class LibraryState {
       for (let i = 0; i < audio.length; i += grantChunk)
         chunks.push(audio.slice(i, i + grantChunk));
       const reader = (this.#reader ??= this.makeReader());
+      // The whole add is counted at once: its progress is one bar, and the library is not
+      // validated as if reading were over each time one chunk's tags are in.
+      this.readTotal += audio.length;
+      uncounted = audio.length;
       let read = chunks.length > 0 ? readBeforeGrant(reader, chunks[0]!) : undefined;
       for (let i = 0; read; i++) {
         const { picked, results } = await read;
         const answer = this.api.grantFiles(picked);
         read = i + 1 < chunks.length ? readBeforeGrant(reader, chunks[i + 1]!) : undefined;
-        if (!this.#addGranted(picked, await answer, results)) return;
+        uncounted -= picked.length;
+        if (!this.#addGranted(picked, await answer, results, true)) return;
       }
     } finally {
+      // An add cut short takes back the files it counted and will not read.
+      if (uncounted > 0) this.#countRead(0, uncounted);
       this.busy = false;
     }
   }
@@ -359,9 +367,11 @@ export class LibraryState {
     audio: PickedFile[],
     result: Envelope<GrantResult>,
     results: ReadonlyArray<FileReadResult | undefined> = [],
+    counted = false,
   ): boolean {
     if (!result.ok) {
       this.error = result.error.message;
+      if (counted) this.#countRead(0, audio.length);
       return false;
     }
     const byPath = new Map(audio.map((item, i) => [item.relativePath, { item, read: results[i] }]));
@@ -378,7 +388,9 @@ export class LibraryState {
       return [{ ...g, lastModified: picked.item.proven?.lastModified ?? file.lastModified }];
     });
     this.#ignore(result.value.refused);
-    const fresh = this.#addRows(granted);
+    const fresh = this.#addRows(granted, counted);
+    // Files counted before the grant that make no new row (refused, or in the library already).
+    if (counted) this.#countRead(audio.length - fresh.length);
     const unread: typeof fresh = [];
     for (const row of fresh) {
       const read = readOf.get(row.id);
@@ -415,6 +427,7 @@ export class LibraryState {
    */
   #addRows(
     files: ReadonlyArray<{ id: string; relativePath: string; size: number; lastModified: number }>,
+    counted = false,
   ): Array<{ id: string; relativePath: string }> {
     const existing = this.indexById;
     const fresh: LibraryRow[] = [];
@@ -447,7 +460,7 @@ export class LibraryState {
     }
     if (fresh.length > 0) {
       // Rows waiting for their tags change no finding: validated as a batch read is.
-      this.readTotal += fresh.length;
+      if (!counted) this.readTotal += fresh.length;
       this.#setRows([...this.rows, ...fresh], false, true);
       this.#scheduleSave();
     }
@@ -457,6 +470,21 @@ export class LibraryState {
   async #read(files: { key: string; file: File; relativePath: string }[]): Promise<void> {
     this.#reader ??= this.makeReader();
     await this.#reader.read(files, (key, result) => this.#queueResult(key, result));
+  }
+
+  /**
+   * Counts `done` files of those being read as read, and takes `dropped` off those to be read
+   * (an add cut short); the count starts again once every file counted is read.
+   */
+  #countRead(done: number, dropped = 0): void {
+    this.readDone += done;
+    this.readTotal -= dropped;
+    if (this.readDone >= this.readTotal) {
+      this.readDone = 0;
+      this.readTotal = 0;
+      // Reading is over: the validation held back while it went on runs now.
+      if (this.#validationTimer) this.#scheduleValidation(true);
+    }
   }
 
   /** Buffers a file's tag result for the next flush. */
@@ -491,11 +519,7 @@ export class LibraryState {
       };
     });
     rows = withOuterIds(rows);
-    this.readDone += results.size;
-    if (this.readDone >= this.readTotal) {
-      this.readDone = 0;
-      this.readTotal = 0;
-    }
+    this.#countRead(results.size);
     this.#setRows(rows, true, true);
     this.#scheduleSave();
     // Validation is scheduled the same way, earlier: this runs after it.
