@@ -1173,10 +1173,11 @@ function sameDraft(a: DraftTrack, b: DraftTrack): boolean {
 function withOuterIds(rows: LibraryRow[]): LibraryRow[] {
   const ready = rows.filter((row) => row.status === 'ready');
   const assigned = assignOuterIds(ready.map((row) => row.draft));
-  const byId = new Map(ready.map((row, i) => [row.id, assigned[i]!] as const));
+  // The ready rows keep their order in `rows`: the next one's assignment is the next in line.
+  let next = 0;
   return rows.map((row) => {
-    const draft = byId.get(row.id);
-    if (!draft) return row;
+    if (row.status !== 'ready') return row;
+    const draft = assigned[next++]!;
     const kind = row.draft.outerId?.source.kind;
     if (kind === 'manual' || kind === 'csv') return row;
     if (draft.outerId?.value === row.draft.outerId?.value) return row;

@@ -105,6 +105,22 @@ function outerIdFor(draft: DraftTrack, strategy: OuterIdStrategy): Sourced<strin
 }
 
 /**
+ * Each draft's ISRC as `normalizeIsrc` writes it (null when it has none). Drafts are never
+ * changed, and the app assigns the outer_ids of its whole library each time tags come in: at
+ * 100,000 tracks, normalising every ISRC again was most of that work.
+ */
+const normalizedIsrcs = new WeakMap<DraftTrack, string | null>();
+
+function normalizedIsrcOf(draft: DraftTrack): string | null {
+  let isrc = normalizedIsrcs.get(draft);
+  if (isrc === undefined) {
+    isrc = draft.isrc ? normalizeIsrc(draft.isrc.value) : null;
+    normalizedIsrcs.set(draft, isrc);
+  }
+  return isrc;
+}
+
+/**
  * Returns the drafts with outer_ids set by `strategy` (drafts with a manual outer_id keep it).
  * Default: the normalised ISRC when valid and unique among the drafts, else the file name.
  */
@@ -115,20 +131,21 @@ export function assignOuterIds(
   const isrcCounts = new Map<string, number>();
   if (strategy.kind === 'default') {
     for (const draft of drafts) {
-      if (!draft.isrc) continue;
-      const isrc = normalizeIsrc(draft.isrc.value);
-      isrcCounts.set(isrc, (isrcCounts.get(isrc) ?? 0) + 1);
+      const isrc = normalizedIsrcOf(draft);
+      if (isrc !== null) isrcCounts.set(isrc, (isrcCounts.get(isrc) ?? 0) + 1);
     }
   }
   return drafts.map((draft) => {
     if (draft.outerId?.source.kind === 'manual') return draft;
     let outerId: Sourced<string> | undefined;
     if (strategy.kind === 'default') {
-      const isrc = fieldValue(draft, 'isrc');
-      outerId =
-        isrc && isValidIsrc(isrc.value) && isrcCounts.get(isrc.value) === 1
-          ? isrc
-          : fieldValue(draft, 'file_name');
+      const isrc = normalizedIsrcOf(draft);
+      if (isrc !== null && isValidIsrc(isrc) && isrcCounts.get(isrc) === 1) {
+        // Given before and kept (the common case when tags come in): nothing to make.
+        const kept = draft.outerId;
+        if (kept?.value === isrc && kept.source === draft.isrc!.source) return draft;
+        outerId = { ...draft.isrc!, value: isrc };
+      } else outerId = fieldValue(draft, 'file_name');
     } else {
       outerId = outerIdFor(draft, strategy);
     }
@@ -145,5 +162,15 @@ export function assignOuterIds(
 
 function sameOuterId(a: Sourced<string> | undefined, b: Sourced<string> | undefined): boolean {
   if (!a || !b) return a === b;
-  return a.value === b.value && JSON.stringify(a.source) === JSON.stringify(b.source);
+  return a.value === b.value && sameFields(a.source, b.source);
+}
+
+/** Whether two sources say the same: the same fields, each the same (all are plain values). */
+function sameFields(a: object, b: object): boolean {
+  if (a === b) return true;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  return keys.every((key) => x[key] === y[key]);
 }
