@@ -491,8 +491,9 @@ export class LibraryState {
   #queueResult(key: string, result: FileReadResult): void {
     this.#pendingResults.push([key, result]);
     // Each flush re-renders and revalidates the whole library: the longer the last one took,
-    // the longer results are gathered, so flushes take at most a fifth of the UI thread.
-    const delay = this.options.flushDelayMs ?? Math.max(120, 4 * this.#flushCost);
+    // the longer results are gathered, so flushes take at most a tenth of the UI thread (on two
+    // cores, what the page spends the tags workers and the browser process wait for).
+    const delay = this.options.flushDelayMs ?? Math.max(120, 9 * this.#flushCost);
     this.#flushTimer ??= setTimeout(() => this.#flushResults(), delay);
   }
 
