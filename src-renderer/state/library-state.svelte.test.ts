@@ -116,26 +116,11 @@ describe('library', () => {
       }
       return answer;
     };
-    const library = new LibraryState(
-      api,
-      () => ({
-        async read(list, onResult) {
-          for (const item of list) {
-            onResult(item.key, {
-              file: item.relativePath,
-              draft: fakeDraft(item.relativePath, { title: 'One' }),
-              findings: [],
-            });
-          }
-        },
-      }),
-      { saveDelayMs: 5, flushDelayMs: 0 },
-    );
+    const { library } = await libraryWith({}, api);
     const picked = Array.from({ length: 1_200 }, (_, i) =>
       pick(`A/${String(i).padStart(4, '0')}.flac`),
     );
-    const adding = library.add(picked);
-    await adding;
+    await library.add(picked);
     await library.settled();
     // Three chunks; the total is the whole add at every grant, and what is done only grows.
     expect(seen.map(([, total]) => total)).toEqual([1_200, 1_200, 1_200]);
