@@ -132,6 +132,21 @@ describe('library', () => {
     expect(library.ignored).toHaveLength(1);
   });
 
+  it('counts two adds at once as one read of both, ending with every row read', async () => {
+    const { library } = await libraryWith({});
+    const files = (folder: string) =>
+      Array.from({ length: 600 }, (_, i) => pick(`${folder}/${String(i).padStart(4, '0')}.flac`));
+    const totals: number[] = [];
+    const watching = setInterval(() => totals.push(library.readTotal), 0);
+    await Promise.all([library.add(files('A')), library.add(files('B'))]);
+    await library.settled();
+    clearInterval(watching);
+    expect(Math.max(...totals)).toBe(1_200);
+    expect([library.readDone, library.readTotal]).toEqual([0, 0]);
+    expect(library.rows).toHaveLength(1_200);
+    expect(library.rows.every((row) => row.status !== 'reading')).toBe(true);
+  });
+
   it('takes back what an add cut short will not read, so no progress is left waiting', async () => {
     const api = fakeApi();
     const grant = api.grantFiles;
