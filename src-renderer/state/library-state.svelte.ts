@@ -24,6 +24,7 @@ import type { AudioProperties } from '../../src-main/core/model/audio-properties
 import type { DeliveryRules } from '../../src-main/core/model/delivery-rules.js';
 import { assignOuterIds } from '../../src-main/core/model/outer-id.js';
 import type { FileReadResult } from '../../src-main/core/model/read-result.js';
+import { sharedSource, withSharedSources } from '../../src-main/core/model/shared-sources.js';
 import { finish, type Steps } from '../../src-main/core/model/steps.js';
 import type { DraftTrack, Finding, ValueSource } from '../../src-main/core/model/track.js';
 import { ValidationMemo } from '../../src-main/core/model/validate.js';
@@ -449,7 +450,7 @@ export class LibraryState {
         status: 'reading',
         draft: {
           file: relativePath,
-          primaryMedia: { value: relativePath, source: { kind: 'file-name' } },
+          primaryMedia: { value: relativePath, source: sharedSource({ kind: 'file-name' }) },
         },
         original: null,
         readFindings: [],
@@ -510,11 +511,13 @@ export class LibraryState {
       if (!result.draft) {
         return { ...row, status: 'unreadable' as const, readFindings: result.findings };
       }
+      // A worker's draft brings its own copy of every source: the shared ones take less room.
+      const draft = withSharedSources(result.draft);
       return {
         ...row,
         status: 'ready' as const,
-        draft: result.draft,
-        original: result.draft,
+        draft,
+        original: draft,
         readFindings: result.findings,
         ...(result.audio ? { audio: result.audio } : {}),
       };
@@ -1088,8 +1091,14 @@ export class LibraryState {
 function restoredRow(row: LibrarySession['rows'][number], gone: ReadonlySet<string>): LibraryRow {
   // Without the File object tags can't be read after a restart: ask for the file again.
   const unread = row.status === 'reading';
+  // Parsed from the saved session, each draft has its own copy of every source.
+  const draft = withSharedSources(row.draft);
+  const original =
+    row.original === row.draft ? draft : row.original && withSharedSources(row.original);
   return {
     ...row,
+    draft,
+    original,
     status: unread ? 'unreadable' : row.status,
     readFindings: unread
       ? [

@@ -21,6 +21,7 @@ import {
   metadataColumnLabels,
   sheetColumnIds,
 } from './metadata-columns.js';
+import { sharedSource } from './shared-sources.js';
 import type { DraftTrack, Finding } from './track.js';
 import { quoted } from './user-text.js';
 import { upcSpellingFindings, validateTrack } from './validate.js';
@@ -339,7 +340,7 @@ export function applyRow(
     }
     if (same) continue;
     const column = header[index] ?? id;
-    next = cell.set(next, value, { kind: 'csv', column });
+    next = cell.set(next, value, sharedSource({ kind: 'csv', column }));
     changes.push({ column: id, header: column, before, after: value, findings: [] });
   }
   if (changes.length > 0) {
@@ -366,7 +367,7 @@ export function urlRowDraft(
   const column = header[mapping.indexOf('file')] ?? 'file';
   const draft: DraftTrack = {
     file: keys.file,
-    primaryMedia: { value: keys.file, source: { kind: 'csv', column } },
+    primaryMedia: { value: keys.file, source: sharedSource({ kind: 'csv', column }) },
   };
   return applyRow(draft, cells, header, mapping).draft;
 }

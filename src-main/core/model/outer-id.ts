@@ -6,6 +6,7 @@ import { fileStem } from './audio-formats.js';
 import { toYyyymmdd } from './dates.js';
 import { normalizePosition } from './ingestion-body.js';
 import { isValidIsrc, normalizeIsrc } from './isrc.js';
+import { sharedSource } from './shared-sources.js';
 import type { DraftTrack, Sourced } from './track.js';
 
 /** Fields a tag or pattern strategy can use, as `{name}` in a pattern. */
@@ -97,7 +98,7 @@ function outerIdFor(draft: DraftTrack, strategy: OuterIdStrategy): Sourced<strin
       const value = applyPattern(draft, strategy.pattern);
       return value === undefined
         ? undefined
-        : { value, source: { kind: 'derived', from: strategy.pattern } };
+        : { value, source: sharedSource({ kind: 'derived', from: strategy.pattern }) };
     }
     case 'default':
       return undefined;

@@ -1,0 +1,81 @@
+import type { DraftAlbum, DraftTrack, Sourced, ValueSource } from './track.js';
+
+/**
+ * The sources drafts point at, one object each. A draft that crosses a thread or process
+ * boundary (a tags worker's result, a saved library loaded) arrives with its own copy of every
+ * value's source, `{ kind: 'tag', tag: 'TIT2' }`: a dozen objects and two dozen strings per
+ * track, a fifth of the page's heap for a 100,000-track library, all of it the same few hundred
+ * values. Bounded: names come from files and CSV headers, so past the bound a source stays its own.
+ */
+const shared = new Map<string, ValueSource>();
+const SHARED_MAX = 4096;
+
+/** The key of a source, or undefined for one with fields no source has (kept as it is). */
+function keyOf(source: ValueSource): string | undefined {
+  const fields = Object.keys(source).length;
+  switch (source.kind) {
+    case 'tag':
+      if (typeof source.tag !== 'string') return undefined;
+      return fields === (source.joinedWith === undefined ? 2 : 3)
+        ? `tag\0${source.tag}\0${source.joinedWith ?? ''}`
+        : undefined;
+    case 'csv':
+      if (source.column !== undefined && typeof source.column !== 'string') return undefined;
+      return fields === (source.column === undefined ? 1 : 2)
+        ? `csv\0${source.column ?? ''}`
+        : undefined;
+    case 'derived':
+      return fields === 2 && typeof source.from === 'string'
+        ? `derived\0${source.from}`
+        : undefined;
+    case 'file-name':
+    case 'manual':
+      return fields === 1 ? source.kind : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The one frozen object of `source` (or `source` itself past the bound or when unknown). */
+export function sharedSource(source: ValueSource): ValueSource {
+  const key = keyOf(source);
+  if (key === undefined) return source;
+  const found = shared.get(key);
+  if (found) return found;
+  if (shared.size >= SHARED_MAX) return source;
+  const one = Object.freeze({ ...source });
+  shared.set(key, one);
+  return one;
+}
+
+const isSourced = (value: unknown): value is Sourced<unknown> =>
+  typeof value === 'object' &&
+  value !== null &&
+  'source' in value &&
+  typeof (value as { source: unknown }).source === 'object' &&
+  (value as { source: unknown }).source !== null;
+
+/** `fields` with each sourced value's source the shared one (the same object when all are). */
+function withShared<T extends object>(fields: T): T {
+  let out: T | undefined;
+  for (const name in fields) {
+    const value = fields[name];
+    if (!isSourced(value)) continue;
+    const source = sharedSource(value.source);
+    if (source === value.source) continue;
+    out ??= { ...fields };
+    out[name] = { ...value, source } as T[typeof name];
+  }
+  return out ?? fields;
+}
+
+/**
+ * The draft with every value's source the one shared object of it: the same values, a fraction
+ * of the memory once thousands of drafts came from a worker or a saved library.
+ */
+export function withSharedSources(draft: DraftTrack): DraftTrack {
+  const own = withShared(draft);
+  const album = draft.album && withShared<DraftAlbum>(draft.album);
+  if (album === draft.album) return own;
+  return { ...own, album };
+}
