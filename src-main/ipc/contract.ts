@@ -7,13 +7,13 @@
 import * as v from 'valibot';
 
 import { deliveryModes, DETAIL_PAGE_MAX } from '../core/delivery/delivery-summary.js';
-import type { LoadedLibrary } from '../core/library/library-loads.js';
 import { LibraryPatchSchema } from '../core/library/library-patch.js';
+import type { SentLoad } from '../core/library/sent-load.js';
 import {
   DeliveryRulesSchema,
   DraftTrackSchema,
-  type LibrarySession,
   LibrarySessionSchema,
+  type StoredRow,
 } from '../core/library/session-schema.js';
 import { blobProof, PROOF_PATTERN, type ProvableBlob } from '../core/model/file-proof.js';
 import { mappingFields } from '../core/model/filename-mapping.js';
@@ -382,7 +382,7 @@ export interface GrantResult {
  * What `library:load` returns: the saved session's first rows (the rest by `library:rows`), at
  * once, before its files are checked; what the checks find follows as `library:files-checked`.
  */
-export type { LoadedLibrary };
+export type { SentLoad };
 
 /** A profile as the renderer sees it: everything but the secrets, which are only set or not. */
 export interface ProfileSummary {
@@ -572,9 +572,9 @@ interface Results {
   testProfile: { profile: string; ok: boolean; checks: ConnectionCheck[] };
   useSessionSecrets: { secretStorage: 'memory' };
   listTags: TagList;
-  loadLibrary: LoadedLibrary;
-  libraryRows: { rows: LibrarySession['rows'] };
-  restorePreviousLibrary: LoadedLibrary;
+  loadLibrary: SentLoad;
+  libraryRows: { rows: StoredRow[] };
+  restorePreviousLibrary: SentLoad;
   saveLibrary: { saved: true };
   patchLibrary: { saved: true };
   planDelivery: DeliveryPlanView;

@@ -7,6 +7,8 @@ import { CourierError } from '../core/errors.js';
 import { grantPicked, MissBudget } from '../core/files/grant-picked.js';
 import { LibraryLoads } from '../core/library/library-loads.js';
 import { patchLibrarySession, saveLibrarySession } from '../core/library/library-session.js';
+import { sentLoad } from '../core/library/sent-load.js';
+import { sentRow } from '../core/library/session-schema.js';
 import { redactor } from '../core/log.js';
 import type { CoreServices } from '../core/services.js';
 import type { UpdateService } from '../core/updates/update-service.js';
@@ -96,13 +98,13 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
     ...ledgerHandlers(services),
     ...updateHandlers(host.updates),
     async loadLibrary() {
-      return library.open(onChecked);
+      return sentLoad(await library.open(onChecked));
     },
     async libraryRows({ load, offset }) {
-      return { rows: await library.rows(load, offset) };
+      return { rows: (await library.rows(load, offset)).map(sentRow) };
     },
     async restorePreviousLibrary() {
-      return library.restorePrevious(onChecked);
+      return sentLoad(await library.restorePrevious(onChecked));
     },
     async saveLibrary({ session }) {
       await saveLibrarySession(services.dataDir, services.grants, session);

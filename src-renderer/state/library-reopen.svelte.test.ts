@@ -78,4 +78,29 @@ describe('a saved library reopened', () => {
     ]);
     expect(api.patches.slice(sent).flatMap((patch) => patch.removed)).toEqual([]);
   });
+
+  it('holds a reopened track once: its draft is its original, and its sources are shared', async () => {
+    const { library: before, api: saving } = await libraryWith({
+      'A/01.flac': { title: 'One' },
+      'A/02.flac': { title: 'Two' },
+    });
+    await before.saveNow();
+    // The fake answers as main does, through JSON (the browser host's wire).
+    const api = fakeApi(saving.saved);
+    const library = new LibraryState(api, () => {
+      throw new Error('no reading after a restart');
+    });
+    await library.load();
+    const [one, two] = library.rows;
+    expect(one!.draft.title?.value).toBe('One');
+    expect(one!.original).toBe(one!.draft);
+    expect(one!.draft.title!.source).toBe(two!.draft.title!.source);
+
+    // Nothing changed is nothing to save; an edit keeps what the track was read as.
+    const sent = api.patches.length;
+    await library.saveNow();
+    expect(api.patches.length).toBe(sent);
+    library.setCell(['id:A/01.flac'], columns.title, 'Uno');
+    expect(library.rows[0]!.original!.title?.value).toBe('One');
+  });
 });

@@ -1,7 +1,12 @@
 /* eslint-disable svelte/prefer-svelte-reactivity -- Maps and Sets here are local lookups or
    plain caches; state is replaced as whole values, never mutated in place. */
 import { libraryChanges, splitPatch } from '../../src-main/core/library/library-patch.js';
-import { type LibrarySession, sentRow } from '../../src-main/core/library/session-schema.js';
+import {
+  type LibrarySession,
+  sentRow,
+  sessionRow,
+  type StoredRow,
+} from '../../src-main/core/library/session-schema.js';
 import {
   type AlbumFieldFix,
   type AlbumReview,
@@ -33,8 +38,8 @@ import type {
   Envelope,
   EventPayloads,
   GrantResult,
-  LoadedLibrary,
   PickedFile,
+  SentLoad,
   TrackStandingView,
 } from '../../src-main/ipc/contract.js';
 import type { TagReader } from '../lib/tags/tag-reader.js';
@@ -970,7 +975,7 @@ export class LibraryState {
   }
 
   /** Shows the loaded session (when `show`), page by page, and follows its file checks. */
-  async #open(loaded: LoadedLibrary, show: boolean): Promise<void> {
+  async #open(loaded: SentLoad, show: boolean): Promise<void> {
     this.#load = loaded.load;
     this.#gone = new Set(loaded.missing);
     this.#toMark = [];
@@ -993,7 +998,7 @@ export class LibraryState {
         this.#saved = { rows: this.rows, ignored: this.ignored };
       } else this.#saved = session;
       for (const checked of early) this.#checked(checked);
-      const rest: LibrarySession['rows'] = [];
+      const rest: StoredRow[] = [];
       for (let offset = session.rows.length; offset < loaded.total;) {
         const page = await this.api.libraryRows({ load: loaded.load, offset });
         if (!page.ok) {
@@ -1006,9 +1011,12 @@ export class LibraryState {
       }
       if (rest.length === 0) return;
       // The rest at once: one more render and validation, not one per page.
-      const more = show ? rest.map((row) => restoredRow(row, this.#gone)) : rest;
-      if (show) this.rows = [...this.rows, ...more];
-      this.#saved = { rows: [...this.#saved.rows, ...more], ignored: this.#saved.ignored };
+      const { ignored } = this.#saved;
+      if (show) {
+        const more = rest.map((row) => restoredRow(row, this.#gone));
+        this.rows = [...this.rows, ...more];
+        this.#saved = { rows: [...this.#saved.rows, ...more], ignored };
+      } else this.#saved = { rows: [...this.#saved.rows, ...rest], ignored };
     } finally {
       done();
     }
@@ -1088,7 +1096,8 @@ export class LibraryState {
 }
 
 /** A saved row as the page shows it: `missing` when main found its file gone or changed. */
-function restoredRow(row: LibrarySession['rows'][number], gone: ReadonlySet<string>): LibraryRow {
+function restoredRow(stored: StoredRow, gone: ReadonlySet<string>): LibraryRow {
+  const row = sessionRow(stored);
   // Without the File object tags can't be read after a restart: ask for the file again.
   const unread = row.status === 'reading';
   // Parsed from the saved session, each draft has its own copy of every source.

@@ -3,6 +3,7 @@
  * file (id from its path) and the "tags" are drafts given by the test.
  */
 import { applyLibraryPatch, type LibraryPatch } from '../../src-main/core/library/library-patch.js';
+import { sentLoad } from '../../src-main/core/library/sent-load.js';
 import type { LibrarySession } from '../../src-main/core/library/session-schema.js';
 import { sessionRow } from '../../src-main/core/library/session-schema.js';
 import type { AudioProperties } from '../../src-main/core/model/audio-properties.js';
@@ -92,8 +93,10 @@ export function fakeApi(
       },
       async loadLibrary() {
         // All rows in one page, and what the file checks would find known at once.
+        // Sent as main sends it, through JSON as the browser host's wire carries it.
         const total = door.saved.session?.rows.length ?? 0;
-        return ok({ ...door.saved, total, load: 'fake-load', checking: 0, previous: null });
+        const loaded = { ...door.saved, total, load: 'fake-load', checking: 0, previous: null };
+        return ok(JSON.parse(JSON.stringify(sentLoad(loaded))) as ReturnType<typeof sentLoad>);
       },
       async saveLibrary({ session }) {
         door.saves++;

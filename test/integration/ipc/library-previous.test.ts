@@ -13,7 +13,7 @@ import { readHeader } from '../../../src-main/core/library/session-base.js';
 import type { LibrarySession } from '../../../src-main/core/library/session-schema.js';
 import { MemorySecretStore } from '../../../src-main/core/secrets/secret-store.js';
 import { createServices } from '../../../src-main/core/services.js';
-import type { LoadedLibrary } from '../../../src-main/ipc/contract.js';
+import type { SentLoad } from '../../../src-main/ipc/contract.js';
 import { createRouter, type Router } from '../../../src-main/ipc/router.js';
 import { sessionRow } from '../../support/session-rows.js';
 
@@ -32,7 +32,7 @@ describe('the library kept before it was emptied', () => {
     rows: rowIds.map((id, i) => sessionRow(id, `Track ${i + 1}`, { file: `Album/0${i + 1}.flac` })),
     ignored: [],
   });
-  const value = (answer: unknown) => (answer as { ok: true; value: LoadedLibrary }).value;
+  const value = (answer: unknown) => (answer as { ok: true; value: SentLoad }).value;
 
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), 'courier-previous-'));
@@ -101,7 +101,7 @@ describe('the library kept before it was emptied', () => {
 
   describe('a restore stopped by kill -9, and two at once', () => {
     const file = (name: string) => join(data(), 'library', name);
-    const titles = (loaded: LoadedLibrary) => loaded.session?.rows.map((r) => r.draft.title?.value);
+    const titles = (loaded: SentLoad) => loaded.session?.rows.map((r) => r.draft.title?.value);
 
     it('after the first rename: the next load puts the kept library back, still offered', async () => {
       // Now: current holds 0 tracks, the kept one 3 (the test before restored, then empty it).

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LibrarySession } from '../../../src-main/core/library/session-schema.js';
 import { MemorySecretStore } from '../../../src-main/core/secrets/secret-store.js';
 import { createServices } from '../../../src-main/core/services.js';
-import type { EventPayloads, LoadedLibrary } from '../../../src-main/ipc/contract.js';
+import type { EventPayloads, SentLoad } from '../../../src-main/ipc/contract.js';
 import { createRouter } from '../../../src-main/ipc/router.js';
 import { sessionRow } from '../../support/session-rows.js';
 
@@ -75,7 +75,7 @@ describe('a saved library reopened', () => {
     let open = () => {};
     const { router, checked } = restart(new Promise((resolve) => (open = resolve)));
     // Every check waits on the gate: an answer here means the rows did not wait for them.
-    const loaded = value<LoadedLibrary>(await router.dispatch('library:load', {}));
+    const loaded = value<SentLoad>(await router.dispatch('library:load', {}));
     expect(loaded.session?.rows.map((row) => row.id)).toEqual(ids);
     expect(loaded).toMatchObject({ total: 4, checking: 4, missing: [] });
     expect(checked).toEqual([]);
@@ -86,13 +86,13 @@ describe('a saved library reopened', () => {
   it('keeps the paths of rows not checked yet through a save, so they are not lost', async () => {
     let open = () => {};
     const { router, checked } = restart(new Promise((resolve) => (open = resolve)));
-    const loaded = value<LoadedLibrary>(await router.dispatch('library:load', {}));
+    const loaded = value<SentLoad>(await router.dispatch('library:load', {}));
     // A whole save while no file is checked yet (an edit saved in the first seconds).
     await router.dispatch('library:save', { session: sessionOf(ids) });
     open();
     await allChecked(checked, loaded.load);
     const again = restart();
-    const reloaded = value<LoadedLibrary>(await again.router.dispatch('library:load', {}));
+    const reloaded = value<SentLoad>(await again.router.dispatch('library:load', {}));
     // Still checked against the disk: the unchanged files are found, the others still marked.
     expect(reloaded.checking).toBe(4);
     expect((await allChecked(again.checked, reloaded.load)).sort()).toEqual(
@@ -130,7 +130,7 @@ describe('a saved library reopened', () => {
         if (batch.checked >= batch.total) resolve();
       }),
     );
-    const loaded = value<LoadedLibrary>(await router.dispatch('library:load', {}));
+    const loaded = value<SentLoad>(await router.dispatch('library:load', {}));
     expect(loaded.total).toBe(5_003);
     const first = loaded.session!.rows.length;
     expect(first).toBeLessThan(5_003);
