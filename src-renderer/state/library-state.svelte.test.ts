@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { fail, type PickedFile } from '../../src-main/ipc/contract.js';
 import { fakeApi, fakeDraft, libraryWith, pick } from '../../test/fakes/fake-library.js';
+import { columns } from './columns.js';
 import { LibraryState } from './library-state.svelte.js';
 
 describe('library', () => {
@@ -93,6 +94,39 @@ describe('library', () => {
     expect(seenBetween).toBeLessThan(40);
     expect([library.sizedDone, library.sizedTotal]).toEqual([0, 0]);
     expect(library.rows.filter((r) => r.status === 'ready')).toHaveLength(40);
+  });
+
+  it('saves while changes keep coming, at most the longest wait after the first one not saved', async () => {
+    const api = fakeApi();
+    const library = new LibraryState(
+      api,
+      () => ({
+        async read(list, onResult) {
+          for (const item of list) {
+            onResult(item.key, {
+              file: item.relativePath,
+              draft: fakeDraft(item.relativePath, { title: 'One' }),
+              findings: [],
+            });
+          }
+        },
+      }),
+      { saveDelayMs: 100, saveMaxWaitMs: 300, flushDelayMs: 0 },
+    );
+    await library.add([pick('A/01.flac')]);
+    await library.settled();
+    await library.saveNow();
+    const before = api.saves;
+    // An edit every 30 ms for a second (an add's tags coming in): never the quiet the debounce
+    // waits for, and yet the changes are saved as they go.
+    for (let i = 0; i < 33; i++) {
+      library.setCell(['id:A/01.flac'], columns.title, `Take ${i}`);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    expect(api.saves - before).toBeGreaterThanOrEqual(1);
+    expect(api.saved.session?.rows[0]?.draft.title?.value).toMatch(/^Take \d+$/);
+    await library.saveNow();
+    expect(api.saved.session?.rows[0]?.draft.title?.value).toBe('Take 32');
   });
 
   it('counts a large add as one read: its progress runs over every file, not chunk by chunk', async () => {
