@@ -96,7 +96,7 @@ describe('library', () => {
     expect(library.rows.filter((r) => r.status === 'ready')).toHaveLength(40);
   });
 
-  it('saves while changes keep coming, at most the longest wait after the first one not saved', async () => {
+  it("saves the user's edits while changes keep coming, at most the longest wait after the first one not saved", async () => {
     const api = fakeApi();
     const library = new LibraryState(
       api,
