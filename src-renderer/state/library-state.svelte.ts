@@ -140,16 +140,22 @@ const sizesSlice = 8;
  * else runs, but over 1 ms once the tags workers keep that process busy reading. Asked here, the
  * 100,000 round trips of a large drop take the page ~20 s in short slices, not ~2 min in the
  * middle of reading. (Files from a drop come with theirs: asking costs nothing then.)
+ * The progress is shown five times a second, not after every slice: redrawn after each, the page
+ * spent a third of its time drawing (100,000 files: 55.7 s, against 41.1 s so).
  */
 async function askSizes(
   files: readonly PickedFile[],
   onProgress: (done: number) => void,
 ): Promise<void> {
   let i = 0;
+  let shown = 0;
   while (i < files.length) {
     const until = performance.now() + sizesSlice;
     for (; i < files.length && performance.now() < until; i++) void files[i]!.file.size;
-    onProgress(i);
+    if (until - shown >= 200 || i === files.length) {
+      shown = until;
+      onProgress(i);
+    }
     if (i < files.length) await nextTask();
   }
 }
