@@ -12,9 +12,12 @@ import { type LibrarySession, LibrarySessionSchema, StoredRowSchema } from './se
  * Rows per patch: a save of many rows is sent as several patches, each serialized, parsed and
  * checked in well under 50 ms (main answers nothing else meanwhile). With 250, checking a patch
  * and collecting after it held main 45–99 ms at 100,000 tracks; with 100, 22–33 ms, the whole
- * save of 10,000 rows as fast (`bench:library-save`).
+ * save of 10,000 rows as fast (`bench:library-save`). 50, for the page: a row as read is about
+ * 1.6 KB of JSON, and a patch of 100 (150 KB) is text V8 keeps in its large-object space, which
+ * only a full collection frees. Saving a 100,000-file add so, the page's heap reached 510 MB and
+ * its tasks 50–97 ms (one 656 ms) in marking and sending; with 50, no task reached 50 ms.
  */
-export const patchRowLimit = 100;
+export const patchRowLimit = 50;
 
 /** A row's id. */
 export const RowIdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(64));

@@ -103,9 +103,14 @@ describe('splitPatch()', () => {
       patchRowLimit / 2,
     ]);
     // Mixed: a part never holds more than a limit's worth, and every row is sent once, in order.
-    const mixed = [...edited.slice(0, 30), ...asRead.slice(30, 90), ...edited.slice(90)];
+    const tenth = patchRowLimit / 10;
+    const mixed = [
+      ...edited.slice(0, 3 * tenth),
+      ...asRead.slice(3 * tenth, 9 * tenth),
+      ...edited.slice(9 * tenth),
+    ];
     const parts = splitPatch({ rows: mixed, removed: [] });
-    expect(parts.map((p) => p.rows.length)).toEqual([70, 30]);
+    expect(parts.map((p) => p.rows.length)).toEqual([7 * tenth, 3 * tenth]);
     expect(parts.flatMap((p) => p.rows.map((r) => r.id))).toEqual(mixed.map((r) => r.id));
   });
 });
