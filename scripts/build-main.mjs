@@ -37,8 +37,14 @@ const results = await Promise.all([
   }),
   // The worker threads core/tags/worker-lanes.ts starts from beside the bundle (`./<name>.js`
   // from main.cjs's URL): ES modules, as the package is, so a scan in the app runs on worker
-  // threads as it does in the CLI, and a library's journal is folded on one. Electron loads worker scripts from inside app.asar.
-  ...['tags/scan-worker', 'tags/duplicates-worker', 'library/fold-worker'].map((name) =>
+  // threads as it does in the CLI, a library's journal is folded on one, and picked files are
+  // inspected on one. Electron loads worker scripts from inside app.asar.
+  ...[
+    'tags/scan-worker',
+    'tags/duplicates-worker',
+    'library/fold-worker',
+    'files/inspect-worker',
+  ].map((name) =>
     build({
       ...common,
       format: 'esm',

@@ -62,7 +62,8 @@ export async function startWebHost(options: WebHostOptions = {}): Promise<WebHos
   const router = createRouter(
     {
       kind: 'web',
-      locate: (ref) => finder.find(ref.relativePath, ref),
+      locate: (ref) => finder.candidates(ref.relativePath),
+      within: () => finder.realRoots(),
       offerDownload: (profile, key) => DOWNLOAD_PATH + tickets.issue(profile, key),
     },
     services,

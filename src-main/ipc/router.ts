@@ -4,6 +4,7 @@
  */
 import { app } from '../core/app-info.js';
 import { CourierError } from '../core/errors.js';
+import { FileInspector } from '../core/files/file-inspection.js';
 import { grantPicked, MissBudget } from '../core/files/grant-picked.js';
 import { LibraryLoads } from '../core/library/library-loads.js';
 import { patchLibrarySession, saveLibrarySession } from '../core/library/library-session.js';
@@ -37,9 +38,15 @@ export interface HostAdapter {
   kind: 'electron' | 'web';
   /**
    * Where a file the user dropped or picked may be on disk, best first (none when the door
-   * can't tell); core grants one only if its content matches the page's proof.
+   * can't tell); core grants one only if it is the file the page describes and its content
+   * matches the page's proof.
    */
   locate(ref: FileRef): Promise<readonly string[]>;
+  /**
+   * The browser host: the folders a located file's real path must stay below, with no hidden
+   * folder on the way (Electron's paths come from the OS: anywhere).
+   */
+  within?(): Promise<readonly string[]>;
   /** Electron: the OS signals of running deliveries (progress bar, keep-awake, quit pause). */
   transfers?: TransferHooks;
   /** Electron: asks the user where to save a download (the save dialog); null when canceled. */
@@ -74,6 +81,7 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
   const listeners = new Set<Listener>();
   const bucket = bucketHandlers(services, host, emitToAll);
   const misses = new MissBudget();
+  const inspector = new FileInspector();
 
   const library = new LibraryLoads(services.dataDir, services.grants, services.log);
   const onChecked = (batch: EventPayloads['library:files-checked']) =>
@@ -85,8 +93,12 @@ export function createRouter(host: HostAdapter, services: CoreServices): Router 
     async grantFiles({ files }) {
       return grantPicked(
         files,
-        (_claim, index) => host.locate(files[index]!),
+        {
+          locate: (_claim, index) => host.locate(files[index]!),
+          ...(host.within ? { within: () => host.within!() } : {}),
+        },
         services.grants,
+        inspector,
         misses,
         services.log,
       );

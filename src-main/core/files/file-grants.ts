@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 
 import { CourierError } from '../errors.js';
-import { contentProof } from '../model/file-proof.js';
 
 /** A local file the user handed to Courier (dropped, picked or named on the command line). */
 export interface GrantedPath {
@@ -31,9 +30,8 @@ export class FileGrants {
   readonly #checks = new Set<Promise<void>>();
 
   /**
-   * Grants a file after checking it exists, is a regular file and matches the claim: size and
-   * modification time, and the content proof when the claim carries one (the renderer's claims
-   * always do; main's own paths, from the OS or a saved session, need none).
+   * Grants a file main found itself (from the OS or a saved session) after checking it exists,
+   * is a regular file and matches the claim's size and modification time when there is one.
    */
   async grant(path: string, claim?: FileClaim): Promise<GrantedPath> {
     if (!isAbsolute(path)) throw new CourierError('not_granted', `Not an absolute path: ${path}`);
@@ -42,12 +40,29 @@ export class FileGrants {
     if (claim && !sameFile(info, claim)) {
       throw new CourierError('changed', `The file changed since it was picked: ${path}`);
     }
-    if (claim?.proof !== undefined && (await pathProof(path, info.size)) !== claim.proof) {
+    return this.#add(path, info);
+  }
+
+  /**
+   * Grants a file a page picked, found at `path` as the page described it (`inspectFile`: size,
+   * date, where it is) and read for its content proof, when that proof is the page's.
+   */
+  admit(
+    path: string,
+    found: { size: number; mtimeMs: number; proof: string | null },
+    proof: string,
+  ): GrantedPath {
+    if (!isAbsolute(path)) throw new CourierError('not_granted', `Not an absolute path: ${path}`);
+    if (found.proof !== proof) {
       throw new CourierError(
         'proof_mismatch',
         `The content of ${path} is not the content of the file picked in the page.`,
       );
     }
+    return this.#add(path, found);
+  }
+
+  #add(path: string, info: { size: number; mtimeMs: number }): GrantedPath {
     const granted: GrantedPath = { id: fileId(path), path, size: info.size, mtimeMs: info.mtimeMs };
     this.#byId.set(granted.id, granted);
     return granted;
@@ -98,31 +113,4 @@ export function fileId(path: string): string {
 /** Whether a file on disk is the one the renderer describes (size, and mtime to the ms). */
 export function sameFile(info: { size: number; mtimeMs: number }, claim: FileClaim): boolean {
   return info.size === claim.size && Math.abs(Math.trunc(info.mtimeMs) - claim.lastModified) <= 1;
-}
-
-/** The content proof of a file on disk (`core/model/file-proof.ts`); null when unreadable. */
-export async function pathProof(path: string, size: number): Promise<string | null> {
-  const handle = await open(path, 'r').catch(() => null);
-  if (!handle) return null;
-  try {
-    return await contentProof(size, async (start, end) => {
-      const buffer = Buffer.alloc(end - start);
-      let filled = 0;
-      while (filled < buffer.length) {
-        const { bytesRead } = await handle.read(
-          buffer,
-          filled,
-          buffer.length - filled,
-          start + filled,
-        );
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
-      return buffer.subarray(0, filled);
-    });
-  } catch {
-    return null;
-  } finally {
-    await handle.close();
-  }
 }

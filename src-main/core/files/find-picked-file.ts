@@ -1,7 +1,5 @@
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-
-import { type FileClaim, sameFile } from './file-grants.js';
 
 /** How far below a root, and through how many folders, a picked folder is looked for. */
 const MAX_DEPTH = 4;
@@ -14,12 +12,13 @@ const INDEX_TTL_MS = 10_000;
 /**
  * A browser does not reveal where a picked or dropped file lives, only its path relative to the
  * picked folder (`Album/01.flac`). The browser host finds it again under the folders it was told
- * it may serve (`--root`): the candidates are the files at that relative path, directly under a
- * root or under a folder of the picked folder's name, whose size and mtime match what the browser
- * saw; `FileGrants` then checks each one's content proof. A file picked on its own ("Add
- * files…") comes with its bare name: it is looked for under the roots' visible folders too. Hidden files (any segment starting with
- * '.') are never candidates, nor is a file whose real path, links resolved, leaves the roots or
- * enters a hidden folder. Electron never needs this: its preload knows each file's real path.
+ * it may serve (`--root`): the candidates are the places at that relative path, directly under a
+ * root or under a folder of the picked folder's name; `inspectFile` then keeps those whose size
+ * and mtime match what the browser saw and whose real path, links resolved, stays below a real
+ * root (`realRoots`) with no hidden folder on the way, and the grant checks each one's content
+ * proof. A file picked on its own ("Add files…") comes with its bare name: it is looked for
+ * under the roots' visible folders too. Hidden files (any segment starting with '.') are never
+ * candidates. Electron never needs this: its preload knows each file's real path.
  */
 export class PickedFileFinder {
   readonly #roots: string[];
@@ -36,8 +35,8 @@ export class PickedFileFinder {
     this.#roots = roots;
   }
 
-  /** The files on disk the browser may be describing, best first; empty when none matches. */
-  async find(relativePath: string, claim: FileClaim): Promise<string[]> {
+  /** The places on disk the browser may be describing, best first. */
+  async candidates(relativePath: string): Promise<string[]> {
     const segments = pickedSegments(relativePath);
     if (!segments) return [];
     const candidates = this.#roots.map((root) => join(root, ...segments));
@@ -47,21 +46,13 @@ export class PickedFileFinder {
     } else {
       candidates.push(...(await this.#filesNamed(segments[0]!)));
     }
-    const found: string[] = [];
-    for (const candidate of new Set(candidates)) {
-      if ((await matches(candidate, claim)) && (await this.#staysInside(candidate))) {
-        found.push(candidate);
-      }
-    }
-    return found;
+    return [...new Set(candidates)];
   }
 
-  /** Whether a file's real path is inside a root, with no hidden folder on the way. */
-  async #staysInside(path: string): Promise<boolean> {
-    const real = await realpath(path).catch(() => null);
-    if (!real) return false;
+  /** The roots, links resolved: a candidate's real path must stay below one of them. */
+  realRoots(): Promise<string[]> {
     this.#realRoots ??= Promise.all(this.#roots.map((root) => realpath(root).catch(() => root)));
-    return (await this.#realRoots).some((root) => isVisibleBelow(root, real));
+    return this.#realRoots;
   }
 
   /** The visible files of this name below the roots (a few seconds' old walk at most). */
@@ -154,9 +145,4 @@ export function isVisibleBelow(root: string, path: string): boolean {
   const rest = relative(root, path);
   if (rest === '' || isAbsolute(rest)) return false;
   return rest.split(sep).every((s) => s !== '' && !s.startsWith('.'));
-}
-
-async function matches(path: string, claim: FileClaim): Promise<boolean> {
-  const info = await stat(path).catch(() => null);
-  return Boolean(info?.isFile() && sameFile(info, claim));
 }

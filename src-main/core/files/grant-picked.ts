@@ -1,19 +1,20 @@
 /**
  * Grants the files a page says the user dropped or picked (`files:grant`), the same way for
- * every door. Each file is granted only when the door finds it on disk and its content matches
- * the page's proof (`FileGrants.grant`). Misses are bounded: past a few in one request, or more
- * in a minute, the rest is refused without looking, so a page can't turn the host into an
- * oracle by trying many guesses.
+ * every door. Each file is granted only when the door finds it on disk as the page described it
+ * (`inspectFile`) and its content matches the page's proof (`FileGrants.admit`). Misses are
+ * bounded: past a few in one request, or more in a minute, the rest is refused without
+ * looking, so a page can't turn the host into an oracle by trying many guesses.
  */
 import type { Logger } from '../log.js';
 import type { FileClaim, FileGrants } from './file-grants.js';
+import type { FileInspector, Inspection } from './file-inspection.js';
 
 /** Files refused in one request before the rest is refused without looking. */
 export const MAX_MISSES_PER_REQUEST = 50;
 /** Files refused in a minute, over all requests, before new ones are refused without looking. */
 export const MAX_MISSES_PER_MINUTE = 200;
-/** Files checked at once (each check reads up to 128 KiB). */
-const CHECKS_AT_ONCE = 8;
+/** Files inspected at once, at most (each inspection reads up to 128 KiB). */
+const INSPECTED_AT_ONCE = 50;
 
 /** A file as the page describes it. */
 export interface PickedClaim extends FileClaim {
@@ -49,75 +50,112 @@ export class MissBudget {
     if (missed >= this.#perRequest) {
       return `not looked for: ${missed} files of this request were not found or did not match (a guard against guessing)`;
     }
-    const since = this.#now() - 60_000;
-    this.#recent = this.#recent.filter((at) => at > since);
-    if (this.#recent.length >= this.#perMinute) {
+    if (this.#lastMinute() >= this.#perMinute) {
       return `not looked for: ${this.#recent.length} files were not found or did not match in the last minute (a guard against guessing); add them again in a minute`;
     }
     return null;
+  }
+
+  /** How many files may still be looked for in a request that missed `missed` times. */
+  allowance(missed: number): number {
+    return Math.max(0, Math.min(this.#perRequest - missed, this.#perMinute - this.#lastMinute()));
   }
 
   /** Counts one miss. */
   miss(): void {
     this.#recent.push(this.#now());
   }
+
+  #lastMinute(): number {
+    const since = this.#now() - 60_000;
+    this.#recent = this.#recent.filter((at) => at > since);
+    return this.#recent.length;
+  }
+}
+
+/** How a door finds a picked file on disk. */
+export interface PickedDoor {
+  /** The places the file may be at (none when the door can't tell), best first. */
+  locate(claim: PickedClaim, index: number): Promise<readonly string[]>;
+  /**
+   * The folders a file's real path must lie below, with no hidden folder on the way (the
+   * browser host's roots); absent, anywhere (the door knows the path from the OS).
+   */
+  within?(): Promise<readonly string[]>;
 }
 
 /**
- * Grants each file `locate` finds whose content matches the claim's proof. `locate` answers
- * the paths the file may be at (none when the door can't tell), best first.
+ * Grants each file the door finds whose content matches the claim's proof, trying each place
+ * `locate` gives in turn. Files are looked for a slice at a time, never more than the misses
+ * the budget still allows, so a request of guesses stops where it would have one by one.
  */
 export async function grantPicked(
   claims: readonly PickedClaim[],
-  locate: (claim: PickedClaim, index: number) => Promise<readonly string[]>,
+  door: PickedDoor,
   grants: FileGrants,
+  inspector: FileInspector,
   budget: MissBudget,
   log?: Logger,
 ): Promise<PickedGrants> {
   const outcomes: Array<PickedGrants['granted'][number] | { reason: string }> = new Array(
     claims.length,
   );
-  let next = 0;
+  const within = await door.within?.();
   let missed = 0;
   let stoppedBy: string | null = null;
 
-  const check = async (claim: PickedClaim, index: number) => {
-    if (!claim.proof) return { reason: 'no proof of its content came with it' };
-    let reason = 'not found on disk';
-    for (const path of await locate(claim, index)) {
-      try {
-        const granted = await grants.grant(path, claim);
-        return {
-          id: granted.id,
-          name: claim.name,
-          relativePath: claim.relativePath,
-          size: granted.size,
-        };
-      } catch (error) {
-        reason = error instanceof Error ? error.message : String(error);
-      }
+  const settle = (index: number, outcome: PickedGrants['granted'][number] | { reason: string }) => {
+    if ('reason' in outcome) {
+      missed++;
+      budget.miss();
     }
-    return { reason };
+    outcomes[index] = outcome;
   };
 
-  const worker = async () => {
-    while (next < claims.length) {
-      const index = next++;
-      const refusal = budget.refusal(missed);
-      if (refusal) {
-        stoppedBy ??= refusal;
-        outcomes[index] = { reason: refusal };
-        continue;
-      }
-      const outcome = await check(claims[index]!, index);
-      if ('reason' in outcome) {
-        missed++;
-        budget.miss();
-      }
-      outcomes[index] = outcome;
+  for (let next = 0; next < claims.length;) {
+    stoppedBy = budget.refusal(missed);
+    if (stoppedBy) {
+      for (; next < claims.length; next++) outcomes[next] = { reason: stoppedBy };
+      break;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(CHECKS_AT_ONCE, claims.length) }, worker));
+    const slice = Math.min(budget.allowance(missed), INSPECTED_AT_ONCE, claims.length - next);
+    const indices = Array.from({ length: slice }, (_, i) => next + i);
+    next += slice;
+    const places = await Promise.all(
+      indices.map(async (index) =>
+        claims[index]!.proof ? [...(await door.locate(claims[index]!, index))] : [],
+      ),
+    );
+    const asked: Inspection[] = indices.flatMap((index, i) =>
+      places[i]!.map((path) => ({ path, claim: claims[index]!, ...(within ? { within } : {}) })),
+    );
+    const inspected = await inspector.inspect(asked);
+    let at = 0;
+    indices.forEach((index, i) => {
+      const claim = claims[index]!;
+      const found = inspected.slice(at, (at += places[i]!.length));
+      if (!claim.proof) return settle(index, { reason: 'no proof of its content came with it' });
+      let reason = 'not found on disk';
+      for (const place of found) {
+        if (!place.found) {
+          reason = place.reason;
+          continue;
+        }
+        try {
+          const granted = grants.admit(place.path, place, claim.proof);
+          return settle(index, {
+            id: granted.id,
+            name: claim.name,
+            relativePath: claim.relativePath,
+            size: granted.size,
+          });
+        } catch (error) {
+          reason = error instanceof Error ? error.message : String(error);
+        }
+      }
+      settle(index, { reason });
+    });
+  }
 
   const result: PickedGrants = { granted: [], refused: [] };
   outcomes.forEach((outcome, index) => {

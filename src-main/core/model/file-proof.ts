@@ -26,22 +26,39 @@ export function proofRanges(size: number): Array<[start: number, end: number]> {
 
 /** The proof of a file of `size` bytes whose ranges `read` returns. */
 export async function contentProof(size: number, read: ReadRange): Promise<string> {
-  const header = new TextEncoder().encode(`courier-file-proof-1 ${size}\n`);
-  const parts: Uint8Array[] = [header];
-  for (const [start, end] of proofRanges(size)) {
-    const bytes = await read(start, end);
+  const parts: Uint8Array[] = [];
+  for (const [start, end] of proofRanges(size)) parts.push(await read(start, end));
+  const message = proofMessage(size, parts);
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', message);
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * What a proof hashes: a header naming the proof and the size, then the bytes of each of
+ * `proofRanges(size)`, in order (`parts`). Main hashes it synchronously on a worker thread
+ * (`files/file-inspection.ts`), the page with Web Crypto (`contentProof`).
+ */
+export function proofMessage(size: number, parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const header = encoder.encode(`courier-file-proof-1 ${size}\n`);
+  const ranges = proofRanges(size);
+  let length = header.byteLength;
+  parts.forEach((part, i) => {
+    const [start, end] = ranges[i]!;
     // A short read means the file is not the size it claims: that proves nothing.
-    if (bytes.byteLength !== end - start) throw new Error('The file is shorter than its size.');
-    parts.push(bytes);
-  }
-  const joined = new Uint8Array(parts.reduce((total, part) => total + part.byteLength, 0));
-  let offset = 0;
+    if (part.byteLength !== end - start) throw new Error('The file is shorter than its size.');
+    length += part.byteLength;
+  });
+  if (parts.length !== ranges.length) throw new Error('The file is shorter than its size.');
+  const joined = new Uint8Array(length);
+  joined.set(header);
+  let offset = header.byteLength;
   for (const part of parts) {
     joined.set(part, offset);
     offset += part.byteLength;
   }
-  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', joined));
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return joined;
 }
 
 /** What a proof reads of a browser `Blob` (a dropped or picked `File`). */

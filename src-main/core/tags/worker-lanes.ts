@@ -1,6 +1,7 @@
 /**
  * Work on many files shared between this thread and worker threads (`scan-folder.ts` reads tags,
- * `duplicates.ts` hashes audio; `library-session.ts` folds a library on one): the work comes in chunks, each thread takes the next chunk when
+ * `duplicates.ts` hashes audio; `library-session.ts` folds a library on one; `file-inspection.ts`
+ * checks picked files on one): the work comes in chunks, each thread takes the next chunk when
  * it is done with its last, and a worker that fails leaves its chunk, and the rest, to this
  * thread. A worker is a module beside this one that calls `serveChunks`: `<name>.ts` run from the
  * sources, `<name>.js` beside the CLI's bundle (scripts/courier.mjs builds each one there).
@@ -8,13 +9,14 @@
 import { parentPort, Worker } from 'node:worker_threads';
 
 /** The worker modules, each built beside the CLI's bundle and the app's. */
-export type WorkerName = 'scan-worker' | 'duplicates-worker' | 'fold-worker';
+export type WorkerName = 'scan-worker' | 'duplicates-worker' | 'fold-worker' | 'inspect-worker';
 
 /** Where each worker's source is, from this module's folder. */
 const SOURCES: Record<WorkerName, string> = {
   'scan-worker': './scan-worker.ts',
   'duplicates-worker': './duplicates-worker.ts',
   'fold-worker': '../library/fold-worker.ts',
+  'inspect-worker': '../files/inspect-worker.ts',
 };
 
 /** Reads one chunk; `progress` reports on the way (bytes hashed, say). */
@@ -48,6 +50,9 @@ export function serveChunks<I, O, P = never>(read: ChunkReader<I, O, P>): void {
 export interface ChunkWorker<I, O, P> {
   read: ChunkReader<I, O, P>;
   stop(): void;
+  /** Whether the thread keeps the process running (it does when started). */
+  ref(): void;
+  unref(): void;
 }
 
 function createWorker(name: WorkerName): Worker {
@@ -98,6 +103,8 @@ function startWorker<I, O, P>(name: WorkerName): ChunkWorker<I, O, P> | null {
         worker.postMessage(request);
       }),
     stop: () => void worker.terminate(),
+    ref: () => worker.ref(),
+    unref: () => worker.unref(),
   };
 }
 

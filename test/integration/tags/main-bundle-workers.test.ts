@@ -4,7 +4,7 @@
  * main.cjs's own URL), and that built worker, loaded under Node as the app loads it, reads the
  * corpus exactly as core does in this process — so a scan in the app runs on worker threads as
  * it does in the CLI instead of falling back to the main thread. The same for the worker that
- * folds a library's journal (#20).
+ * folds a library's journal, and the one that inspects picked files (#20).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -18,6 +18,7 @@ import { Worker } from 'node:worker_threads';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { FileGrants } from '../../../src-main/core/files/file-grants.js';
+import { type Inspected, inspectFile } from '../../../src-main/core/files/file-inspection.js';
 import {
   journalPath,
   loadLibrarySession,
@@ -42,7 +43,7 @@ describe('the scan worker of the Electron main bundle', () => {
   }, 180_000);
 
   it('is built where the main bundle looks for it', () => {
-    for (const name of ['scan-worker', 'duplicates-worker', 'fold-worker']) {
+    for (const name of ['scan-worker', 'duplicates-worker', 'fold-worker', 'inspect-worker']) {
       expect(existsSync(fileURLToPath(new URL(`./${name}.js`, pathToFileURL(MAIN))))).toBe(true);
     }
   });
@@ -103,6 +104,38 @@ describe('the scan worker of the Electron main bundle', () => {
       expect(loaded.session?.rows.map((r) => r.draft.title?.value)).toEqual(['One', 'Deux']);
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('inspects picked files on a worker thread, as core does', async () => {
+    const paths = (await readdir(corpusRoot))
+      .filter((name) => !name.startsWith('.'))
+      .sort()
+      .slice(0, 6)
+      .map((name) => join(corpusRoot, name));
+    const places = await Promise.all(
+      paths.map(async (path) => {
+        const info = await stat(path);
+        return { path, claim: { size: info.size, lastModified: Math.trunc(info.mtimeMs) } };
+      }),
+    );
+    // One place that is not the file the page saw: a day older.
+    places.push({ ...places[0]!, claim: { ...places[0]!.claim, lastModified: 0 } });
+    const worker = new Worker(new URL('./inspect-worker.js', pathToFileURL(MAIN)));
+    try {
+      const reply = new Promise<{ id: number; output?: Inspected[]; error?: string }>(
+        (resolve, reject) => {
+          worker.on('message', resolve);
+          worker.on('error', reject);
+        },
+      );
+      worker.postMessage({ id: 1, input: places });
+      const { output, error } = await reply;
+      expect(error).toBeUndefined();
+      expect(output).toEqual(places.map(inspectFile));
+      expect(output!.filter((p) => p.found && p.proof)).toHaveLength(paths.length);
+    } finally {
+      await worker.terminate();
     }
   });
 });

@@ -10,7 +10,7 @@ import path, { join } from 'node:path';
 import type { Session, WebContents } from 'electron';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { pathProof } from '../../../src-main/core/files/file-grants.js';
+import { proofOfPath } from '../../../src-main/core/files/file-inspection.js';
 import { createServices } from '../../../src-main/core/services.js';
 import { APP_URL } from '../../../src-main/electron/app-protocol.js';
 import {
@@ -229,7 +229,7 @@ describe('security audit', () => {
           size: info.size,
           lastModified: Math.trunc(info.mtimeMs),
           path: file,
-          proof: (await pathProof(file, info.size))!,
+          proof: proofOfPath(file, info.size)!,
         };
       });
 

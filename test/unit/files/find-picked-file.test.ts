@@ -15,11 +15,23 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   return { ...fs, readdir, default: { ...fs, readdir } };
 });
 
+import { inspectFile } from '../../../src-main/core/files/file-inspection.js';
 import {
   isVisibleBelow,
   PickedFileFinder,
   pickedSegments,
 } from '../../../src-main/core/files/find-picked-file.js';
+
+/** What the browser host finds of a picked file: the candidates its inspection keeps. */
+async function found(
+  finder: PickedFileFinder,
+  relativePath: string,
+  claim: { size: number; lastModified: number },
+): Promise<string[]> {
+  const within = await finder.realRoots();
+  const candidates = await finder.candidates(relativePath);
+  return candidates.filter((path) => inspectFile({ path, claim, within }).found);
+}
 
 describe('PickedFileFinder', () => {
   let root: string;
@@ -49,40 +61,40 @@ describe('PickedFileFinder', () => {
 
   it('finds a picked folder below a root by its name', async () => {
     const finder = new PickedFileFinder([root]);
-    await expect(finder.find('Album/01.flac', claim)).resolves.toEqual([
+    await expect(found(finder, 'Album/01.flac', claim)).resolves.toEqual([
       join(root, 'Label', '2024', 'Album', '01.flac'),
     ]);
   });
 
   it('finds a file picked on its own ("Add files…") in a sub-folder by its name', async () => {
     const finder = new PickedFileFinder([root]);
-    await expect(finder.find('01.flac', claim)).resolves.toEqual([
+    await expect(found(finder, '01.flac', claim)).resolves.toEqual([
       join(root, 'Label', '2024', 'Album', '01.flac'),
     ]);
     // The hidden copy of the same file is never a candidate.
-    await expect(finder.find('01.flac', claim)).resolves.not.toContain(
+    await expect(found(finder, '01.flac', claim)).resolves.not.toContain(
       join(root, '.config', 'Album', '01.flac'),
     );
-    await expect(finder.find('01.flac', { ...claim, size: 99 })).resolves.toEqual([]);
+    await expect(found(finder, '01.flac', { ...claim, size: 99 })).resolves.toEqual([]);
   });
 
   it('refuses a file whose size does not match', async () => {
     const finder = new PickedFileFinder([root]);
-    await expect(finder.find('Album/01.flac', { ...claim, size: 99 })).resolves.toEqual([]);
+    await expect(found(finder, 'Album/01.flac', { ...claim, size: 99 })).resolves.toEqual([]);
   });
 
   it('never climbs out of a root', async () => {
     const finder = new PickedFileFinder([join(root, 'Label')]);
-    await expect(finder.find('../secret.txt', { size: 2, lastModified: 0 })).resolves.toEqual([]);
-    await expect(finder.find('Album/../../../secret.txt', claim)).resolves.toEqual([]);
+    await expect(found(finder, '../secret.txt', { size: 2, lastModified: 0 })).resolves.toEqual([]);
+    await expect(found(finder, 'Album/../../../secret.txt', claim)).resolves.toEqual([]);
   });
 
   it('never finds a hidden file, asked directly or below a hidden folder', async () => {
     const finder = new PickedFileFinder([root]);
     const token = await claimOf(join(root, '.config', 'token'));
-    await expect(finder.find('.config/token', token)).resolves.toEqual([]);
+    await expect(found(finder, '.config/token', token)).resolves.toEqual([]);
     // The folder search skips hidden folders: only the visible Album is a candidate.
-    await expect(finder.find('Album/01.flac', claim)).resolves.not.toContain(
+    await expect(found(finder, 'Album/01.flac', claim)).resolves.not.toContain(
       join(root, '.config', 'Album', '01.flac'),
     );
   });
@@ -93,10 +105,10 @@ describe('PickedFileFinder', () => {
     await symlink(outside, join(root, 'Linked'));
     const finder = new PickedFileFinder([root]);
     const key = await claimOf(join(outside, 'key.pem'));
-    await expect(finder.find('key.pem', key)).resolves.toEqual([]);
-    await expect(finder.find('Linked/key.pem', key)).resolves.toEqual([]);
+    await expect(found(finder, 'key.pem', key)).resolves.toEqual([]);
+    await expect(found(finder, 'Linked/key.pem', key)).resolves.toEqual([]);
     await expect(
-      finder.find('token', await claimOf(join(root, '.config', 'token'))),
+      found(finder, 'token', await claimOf(join(root, '.config', 'token'))),
     ).resolves.toEqual([]);
   });
 
@@ -107,10 +119,10 @@ describe('PickedFileFinder', () => {
     const claims = await Promise.all(names.map((name) => claimOf(join(album, name))));
     const finder = new PickedFileFinder([root]);
     const before = listed.count;
-    const found = await Promise.all(
-      names.map((name, i) => finder.find(`Album/${name}`, claims[i]!)),
+    const all = await Promise.all(
+      names.map((name, i) => found(finder, `Album/${name}`, claims[i]!)),
     );
-    expect(found).toEqual(names.map((name) => [join(album, name)]));
+    expect(all).toEqual(names.map((name) => [join(album, name)]));
     // One walk: the root, Label, 2024 and Album, each listed once.
     expect(listed.count - before).toBe(4);
     await Promise.all(names.map((name) => rm(join(album, name))));
@@ -118,11 +130,11 @@ describe('PickedFileFinder', () => {
 
   it('finds a folder created after a first miss', async () => {
     const finder = new PickedFileFinder([root]);
-    await expect(finder.find('Late/x.flac', claim)).resolves.toEqual([]);
+    await expect(found(finder, 'Late/x.flac', claim)).resolves.toEqual([]);
     await mkdir(join(root, 'Late'));
     await writeFile(join(root, 'Late', 'x.flac'), 'flac!');
     await expect(
-      finder.find('Late/x.flac', await claimOf(join(root, 'Late', 'x.flac'))),
+      found(finder, 'Late/x.flac', await claimOf(join(root, 'Late', 'x.flac'))),
     ).resolves.toEqual([join(root, 'Late', 'x.flac')]);
   });
 });

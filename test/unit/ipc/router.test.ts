@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { pathProof } from '../../../src-main/core/files/file-grants.js';
+import { proofOfPath } from '../../../src-main/core/files/file-inspection.js';
 import { createServices } from '../../../src-main/core/services.js';
 import { createRouter, type Router } from '../../../src-main/ipc/router.js';
 
@@ -18,7 +18,7 @@ describe('router', () => {
     dir = await mkdtemp(join(tmpdir(), 'courier-router-'));
     await writeFile(join(dir, 'a.flac'), 'abc');
     await utimes(join(dir, 'a.flac'), mtime, mtime);
-    proof = (await pathProof(join(dir, 'a.flac'), 3))!;
+    proof = proofOfPath(join(dir, 'a.flac'), 3)!;
     router = createRouter(
       { kind: 'electron', locate: async (ref) => (ref.path ? [ref.path] : []) },
       createServices({ COURIER_HOME: join(dir, 'home') }),

@@ -1,10 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { pathProof } from '../../../src-main/core/files/file-grants.js';
+import { proofOfPath } from '../../../src-main/core/files/file-inspection.js';
 import {
   blobProof,
   contentProof,
@@ -40,7 +41,7 @@ describe('the content proof', () => {
       await writeFile(path, content);
       const fromPage = await blobProof(new Blob([content]));
       expect(fromPage).toMatch(PROOF_PATTERN);
-      await expect(pathProof(path, size)).resolves.toBe(fromPage);
+      expect(proofOfPath(path, size)).toBe(fromPage);
     },
   );
 
@@ -60,7 +61,12 @@ describe('the content proof', () => {
     await expect(contentProof(10, async () => new Uint8Array(3))).rejects.toThrow(/shorter/);
     const path = join(dir, 'short');
     await writeFile(path, 'abc');
-    await expect(pathProof(path, 10)).resolves.toBeNull();
-    await expect(pathProof(join(dir, 'gone'), 3)).resolves.toBeNull();
+    expect(proofOfPath(path, 10)).toBeNull();
+    expect(proofOfPath(join(dir, 'gone'), 3)).toBeNull();
+    // Nor for a folder, nor for a pipe, which is not waited on for bytes that never come.
+    expect(proofOfPath(dir, 0)).toBeNull();
+    const pipe = join(dir, 'pipe');
+    execFileSync('mkfifo', [pipe]);
+    expect(proofOfPath(pipe, 0)).toBeNull();
   });
 });

@@ -22,6 +22,8 @@ function worker(ms: number, failFrom = Infinity): ChunkWorker<number, string, ne
         ),
       ),
     stop: () => undefined,
+    ref: () => undefined,
+    unref: () => undefined,
   };
 }
 
