@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
   FileInspector,
+  type Inspected,
   inspectFile,
   type Inspection,
   proofOfPath,
