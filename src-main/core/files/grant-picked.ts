@@ -135,10 +135,12 @@ export async function grantPicked(
       const claim = claims[index]!;
       const found = inspected.slice(at, (at += places[i]!.length));
       if (!claim.proof) return settle(index, { reason: 'no proof of its content came with it' });
-      let reason = 'not found on disk';
+      // Why none was granted: a file found with other content says more than a place empty.
+      let mismatch: string | undefined;
+      let miss = 'not found on disk';
       for (const place of found) {
         if (!place.found) {
-          reason = place.reason;
+          miss = place.reason;
           continue;
         }
         try {
@@ -150,10 +152,10 @@ export async function grantPicked(
             size: granted.size,
           });
         } catch (error) {
-          reason = error instanceof Error ? error.message : String(error);
+          mismatch ??= error instanceof Error ? error.message : String(error);
         }
       }
-      settle(index, { reason });
+      settle(index, { reason: mismatch ?? miss });
     });
   }
 

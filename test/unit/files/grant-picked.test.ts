@@ -47,7 +47,7 @@ describe('grantPicked()', () => {
         locate: async (claim) =>
           claim.relativePath === 'a.flac'
             ? [copy, join(dir, 'a.flac')]
-            : [join(dir, claim.relativePath)],
+            : [join(dir, claim.relativePath), join(dir, 'nowhere', claim.relativePath)],
       },
       new FileGrants(),
       inspector,
@@ -55,7 +55,10 @@ describe('grantPicked()', () => {
     );
     expect(result.granted).toMatchObject([{ relativePath: 'a.flac', size: real.size }]);
     expect(result.refused).toEqual([
-      { relativePath: 'missing.flac', reason: `No such file: ${join(dir, 'missing.flac')}` },
+      {
+        relativePath: 'missing.flac',
+        reason: `No such file: ${join(dir, 'nowhere', 'missing.flac')}`,
+      },
       {
         relativePath: 'b.flac',
         reason: `The content of ${join(dir, 'b.flac')} is not the content of the file picked in the page.`,
