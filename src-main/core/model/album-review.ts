@@ -8,6 +8,7 @@
  * the app's album panel.
  */
 import { albumOf, placeOf } from './albums.js';
+import { memoPerDraft } from './draft-memo.js';
 import { gtinKey, gtinProblem, normalizeGtin } from './gtin.js';
 import { metadataCells } from './metadata-columns.js';
 import { finish, Pace, type Steps } from './steps.js';
@@ -139,25 +140,17 @@ interface TrackInfo {
   values: Record<AlbumFieldColumn, FieldValue>;
 }
 
-// Drafts are immutable: what is worked out once per draft object stays right, and a validation
-// after an edit of a few tracks out of 10,000 works out only theirs.
-const infoCache = new WeakMap<DraftTrack, TrackInfo>();
-
-function infoOf(draft: DraftTrack): TrackInfo {
-  let info = infoCache.get(draft);
-  if (!info) {
-    const folder = folderOf(draft.file);
-    const raw = draft.album?.title?.value.trim();
-    const title = raw ? fold(raw) : '';
-    const artist = albumArtistTag(draft);
-    const titleKey = title ? `${title}\u0000${artist ? fold(artist) : `folder:${folder}`}` : '';
-    const values = {} as Record<AlbumFieldColumn, FieldValue>;
-    for (const column of columnsCompared) values[column] = fieldValue(draft, column);
-    info = { key: albumOf(draft).key, folder, title, titleKey, place: placeOf(draft), values };
-    infoCache.set(draft, info);
-  }
-  return info;
-}
+// Worked out once per draft: a validation after an edit of a few tracks works out only theirs.
+const infoOf = memoPerDraft((draft): TrackInfo => {
+  const folder = folderOf(draft.file);
+  const raw = draft.album?.title?.value.trim();
+  const title = raw ? fold(raw) : '';
+  const artist = albumArtistTag(draft);
+  const titleKey = title ? `${title}\u0000${artist ? fold(artist) : `folder:${folder}`}` : '';
+  const values = {} as Record<AlbumFieldColumn, FieldValue>;
+  for (const column of columnsCompared) values[column] = fieldValue(draft, column);
+  return { key: albumOf(draft).key, folder, title, titleKey, place: placeOf(draft), values };
+});
 
 /** Which `albumOf` keys are one album for review (the union of the rules above). */
 function* joinedKeys(infos: readonly TrackInfo[]): Steps<Groups> {

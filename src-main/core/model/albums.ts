@@ -6,24 +6,15 @@
  * track positions of each album and disk: gaps and duplicates, for the album header to show at a
  * glance (what validation says of them: `album-review.ts` and `validate.ts`).
  */
+import { memoPerDraft } from './draft-memo.js';
 import { gtinKey } from './gtin.js';
 import { isSidePosition, normalizePosition } from './ingestion-body.js';
 import { artistRoles } from './tags-to-track.js';
 import type { DraftTrack } from './track.js';
 
-// Drafts are immutable: an album key computed once per draft object stays right, and a bulk
-// edit of 1,000 tracks out of 10,000 recomputes only those.
-const albumCache = new WeakMap<DraftTrack, { key: string; label: string }>();
-
-/** The grouping key of a track's album, with a label to show. */
-export function albumOf(draft: DraftTrack): { key: string; label: string } {
-  let album = albumCache.get(draft);
-  if (!album) {
-    album = computeAlbum(draft);
-    albumCache.set(draft, album);
-  }
-  return album;
-}
+/** The grouping key of a track's album, with a label to show (worked out once per draft). */
+export const albumOf: (draft: DraftTrack) => { key: string; label: string } =
+  memoPerDraft(computeAlbum);
 
 /** The artist an album is shown under: its album artist, else the track's first main artist. */
 export function albumArtistOf(draft: DraftTrack): string {
@@ -79,16 +70,11 @@ export function isNamedAlbum(key: string): boolean {
   return !key.startsWith('folder:');
 }
 
-const placeCache = new WeakMap<DraftTrack, { disk: string; position: number } | null>();
+const memoPlace = memoPerDraft((draft) => computePlace(draft) ?? null);
 
 /** A track's disk and position, when its position is a positive whole number. */
 export function placeOf(draft: DraftTrack): { disk: string; position: number } | undefined {
-  let place = placeCache.get(draft);
-  if (place === undefined) {
-    place = computePlace(draft) ?? null;
-    placeCache.set(draft, place);
-  }
-  return place ?? undefined;
+  return memoPlace(draft) ?? undefined;
 }
 
 function computePlace(draft: DraftTrack): { disk: string; position: number } | undefined {

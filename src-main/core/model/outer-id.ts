@@ -4,6 +4,7 @@
  */
 import { fileStem } from './audio-formats.js';
 import { toYyyymmdd } from './dates.js';
+import { memoPerDraft } from './draft-memo.js';
 import { normalizePosition } from './ingestion-body.js';
 import { isValidIsrc, normalizeIsrc } from './isrc.js';
 import { sharedSource } from './shared-sources.js';
@@ -110,16 +111,9 @@ function outerIdFor(draft: DraftTrack, strategy: OuterIdStrategy): Sourced<strin
  * changed, and the app assigns the outer_ids of its whole library each time tags come in: at
  * 100,000 tracks, normalising every ISRC again was most of that work.
  */
-const normalizedIsrcs = new WeakMap<DraftTrack, string | null>();
-
-function normalizedIsrcOf(draft: DraftTrack): string | null {
-  let isrc = normalizedIsrcs.get(draft);
-  if (isrc === undefined) {
-    isrc = draft.isrc ? normalizeIsrc(draft.isrc.value) : null;
-    normalizedIsrcs.set(draft, isrc);
-  }
-  return isrc;
-}
+const normalizedIsrcOf = memoPerDraft((draft) =>
+  draft.isrc ? normalizeIsrc(draft.isrc.value) : null,
+);
 
 /**
  * Returns the drafts with outer_ids set by `strategy` (drafts with a manual outer_id keep it).
