@@ -180,12 +180,23 @@ describe.skipIf(missing.length > 0)('the inspector and album headers in Chromium
     const fits = () =>
       header.locator('.album-label').evaluate((el) => el.scrollWidth <= el.clientWidth);
     await expect(fits()).resolves.toBe(false);
+    const widths = () =>
+      Promise.all(
+        [page.getByRole('columnheader', { name: 'File' }), header.locator('[data-column="file"]')]
+          .concat(page.locator('[role="row"][data-row-id] [data-column="file"]').first())
+          .map((cell) => cell.evaluate((el) => Math.round(el.getBoundingClientRect().width))),
+      );
+    const [fileWidth] = await widths();
     const handle = (await page.getByRole('separator', { name: 'Resize File' }).boundingBox())!;
     await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
     await page.mouse.down();
     await page.mouse.move(handle.x + 300, handle.y + handle.height / 2, { steps: 5 });
     await page.mouse.up();
     await expect.poll(fits).toBe(true);
+    // The column's header, the album header's cell and every track's cell widen as one.
+    const [wider] = await widths();
+    expect(wider).toBeGreaterThan(fileWidth! + 250);
+    await expect(widths()).resolves.toEqual([wider, wider, wider]);
     await expect(header.locator('[data-column="title"]').getAttribute('title')).resolves.toBe(
       label,
     );
