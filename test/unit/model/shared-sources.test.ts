@@ -53,4 +53,38 @@ describe('withSharedSources()', () => {
     const one = sharedSource({ kind: 'manual' });
     expect(Object.isFrozen(one)).toBe(true);
   });
+
+  it('gives the tracks of one album one object of each value they repeat, not of their own', () => {
+    const a = withSharedSources(fromWorker(1));
+    const b = withSharedSources(fromWorker(2));
+    expect(a.album!.title).toBe(b.album!.title);
+    expect(a.album!.upc).toBe(b.album!.upc);
+    expect(a.artists).toBe(b.artists);
+    expect(a.title).not.toBe(b.title);
+    expect(a.isrc).not.toBe(b.isrc); // equal, but a track's own value
+    expect(a).toEqual(fromWorker(1));
+    expect(b).toEqual(fromWorker(2));
+  });
+
+  it('keeps apart equal values from other sources, and other values in one source', () => {
+    const withAlbum = (title: string, tag: string) =>
+      withSharedSources({
+        ...fromWorker(1),
+        album: { title: { value: title, source: { kind: 'tag', tag } } },
+      });
+    const tagged = withAlbum('Blue', 'ALBUM');
+    expect(withAlbum('Blue', 'TALB').album!.title).not.toBe(tagged.album!.title);
+    expect(withAlbum('Blue ', 'ALBUM').album!.title).not.toBe(tagged.album!.title);
+    expect(withAlbum('Blue', 'ALBUM').album!.title).toBe(tagged.album!.title);
+    const credited = (role: string) =>
+      withSharedSources({
+        ...fromWorker(1),
+        artists: { value: [{ name: 'AC/DC', role }], source: { kind: 'manual' } },
+      }).artists;
+    expect(credited('Featuring')).not.toBe(credited('MainArtist'));
+    expect(credited('Featuring')).toEqual({
+      value: [{ name: 'AC/DC', role: 'Featuring' }],
+      source: { kind: 'manual' },
+    });
+  });
 });
