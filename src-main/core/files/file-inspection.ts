@@ -98,6 +98,9 @@ export function proofOfPath(path: string, size: number): string | null {
   }
 }
 
+/** The worker thread an inspector inspects on. */
+export type InspectWorker = ChunkWorker<Inspection[], Inspected[], never>;
+
 /** How long an idle inspector keeps its worker thread. */
 const IDLE_MS = 30_000;
 
@@ -106,9 +109,18 @@ const IDLE_MS = 30_000;
  * thread when no worker can start or the worker fails.
  */
 export class FileInspector {
-  #worker: ChunkWorker<Inspection[], Inspected[], never> | null | undefined;
+  #worker: InspectWorker | null | undefined;
   #busy = 0;
   #idle: ReturnType<typeof setTimeout> | undefined;
+  readonly #startWorker: () => InspectWorker | null;
+
+  /** `startWorker` starts the worker thread (null when it cannot start). */
+  constructor(
+    startWorker: () => InspectWorker | null = () =>
+      startWorkers<Inspection[], Inspected[]>('inspect-worker', 1)[0] ?? null,
+  ) {
+    this.#startWorker = startWorker;
+  }
 
   /** What is at each place, in the order asked. */
   async inspect(places: readonly Inspection[]): Promise<Inspected[]> {
@@ -132,10 +144,8 @@ export class FileInspector {
     return places.map(inspectFile);
   }
 
-  #start(): ChunkWorker<Inspection[], Inspected[], never> | null {
-    if (this.#worker === undefined) {
-      [this.#worker = null] = startWorkers<Inspection[], Inspected[]>('inspect-worker', 1);
-    }
+  #start(): InspectWorker | null {
+    if (this.#worker === undefined) this.#worker = this.#startWorker();
     clearTimeout(this.#idle);
     return this.#worker;
   }

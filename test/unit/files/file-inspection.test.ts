@@ -10,8 +10,10 @@ import {
   type Inspected,
   inspectFile,
   type Inspection,
+  type InspectWorker,
   proofOfPath,
 } from '../../../src-main/core/files/file-inspection.js';
+import { startWorkers } from '../../../src-main/core/tags/worker-lanes.js';
 
 describe('inspecting where a picked file may be', () => {
   let dir: string;
@@ -99,5 +101,33 @@ describe('inspecting where a picked file may be', () => {
     expect(first).toEqual(places.map(inspectFile));
     expect(second).toEqual(places.slice(0, 7).map(inspectFile));
     await expect(inspector.inspect([])).resolves.toEqual([]);
+  });
+
+  it('answers on this thread when its worker cannot start, or dies, and starts no other', async () => {
+    const path = join(root, 'Album', '01.flac');
+    const places: Inspection[] = [
+      { path, claim: await claimOf(path), within: [root] },
+      { path: join(root, 'Album', 'pipe.flac'), claim: await claimOf(path), within: [root] },
+    ];
+    const unstarted = new FileInspector(() => null);
+    await expect(unstarted.inspect(places)).resolves.toEqual(places.map(inspectFile));
+
+    const asked = { started: 0, reads: 0, failed: 0 };
+    const dying = new FileInspector(() => {
+      asked.started++;
+      const [worker] = startWorkers<Inspection[], Inspected[]>('inspect-worker', 1);
+      worker!.stop(); // a real worker thread that exits before it answers
+      const read: InspectWorker['read'] = (input, progress) => {
+        asked.reads++;
+        return worker!.read(input, progress).catch((error: unknown) => {
+          asked.failed++;
+          throw error;
+        });
+      };
+      return { ...worker!, read };
+    });
+    await expect(dying.inspect(places)).resolves.toEqual(places.map(inspectFile));
+    await expect(dying.inspect(places.slice(1))).resolves.toEqual([inspectFile(places[1]!)]);
+    expect(asked).toEqual({ started: 1, reads: 1, failed: 1 });
   });
 });
