@@ -13,6 +13,18 @@ export function filesFromInput(list: FileList | null): PickedFile[] {
   }));
 }
 
+/**
+ * Takes the files chosen through `input` and empties it: picking the same folder again then fires
+ * `change` again, and the input does not hold every picked file while they are added (the add
+ * lets them go a chunk at a time; held to its end, 100,000 files became garbage at once, and the
+ * page's largest collection followed the add).
+ */
+export function takeFromInput(input: HTMLInputElement): PickedFile[] {
+  const picked = filesFromInput(input.files);
+  input.value = '';
+  return picked;
+}
+
 /** Files and folders dropped on the window, folders walked to every file inside. */
 export async function filesFromDrop(transfer: DataTransfer): Promise<PickedFile[]> {
   // Entries must be taken synchronously: the DataTransfer is emptied once the handler yields.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { fail, type PickedFile } from '../../src-main/ipc/contract.js';
 import { fakeApi, fakeDraft, libraryWith, pick } from '../../test/fakes/fake-library.js';
+import { collectGarbage } from '../../test/support/garbage.js';
 import { columns } from './columns.js';
 import { LibraryState } from './library-state.svelte.js';
 
@@ -164,6 +165,48 @@ describe('library', () => {
     expect([library.readDone, library.readTotal]).toEqual([0, 0]);
     expect(library.rows).toHaveLength(1_199);
     expect(library.ignored).toHaveLength(1);
+  });
+
+  it('lets each chunk of picked files go once its rows are added, not all at the end of the add', async () => {
+    // Held to the end, 100,000 picked files became garbage at once, and the page's largest
+    // collection fell on the user's first scroll through the rows.
+    const api = fakeApi();
+    const grant = api.grantFiles;
+    let grants = 0;
+    let thirdAsked!: () => void;
+    const third = new Promise<void>((resolve) => (thirdAsked = resolve));
+    let answerThird!: () => void;
+    const thirdAnswered = new Promise<void>((resolve) => (answerThird = resolve));
+    api.grantFiles = async (files) => {
+      if (++grants === 3) {
+        thirdAsked();
+        await thirdAnswered;
+      }
+      return grant(files);
+    };
+    const { library } = await libraryWith({}, api);
+    const files: Array<WeakRef<File>> = [];
+    // The test holds no picked file itself, as the page's picker does not.
+    const adding = library.add(
+      Array.from({ length: 1_200 }, (_, i) => {
+        const picked = pick(`A/${String(i).padStart(4, '0')}.flac`);
+        files.push(new WeakRef(picked.file as File));
+        return picked;
+      }),
+    );
+    await third;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectGarbage();
+    const alive = () => files.map((ref) => ref.deref() !== undefined);
+    // Two chunks of 500 added; the third is held while main checks it.
+    expect(alive().slice(0, 1_000).filter(Boolean)).toHaveLength(0);
+    expect(alive().slice(1_000).every(Boolean)).toBe(true);
+    answerThird();
+    await adding;
+    await library.settled();
+    collectGarbage();
+    expect(alive().filter(Boolean)).toHaveLength(0);
+    expect(library.rows).toHaveLength(1_200);
   });
 
   it('counts two adds at once as one read of both, ending with every row read', async () => {

@@ -318,6 +318,9 @@ export class LibraryState {
         }
       }
       this.#ignore(skipped);
+      // From here each file is held until its chunk is added, no longer: `picked` and `audio`
+      // would keep all of them to the end of the add (see `takeFromInput`).
+      picked = [];
       // Sizes first, in the order the browser listed the files: asked in path order, the same
       // 100,000 files take the browser half as long again.
       this.sizedTotal = audio.length;
@@ -332,16 +335,22 @@ export class LibraryState {
       const chunks: PickedFile[][] = [];
       for (let i = 0; i < audio.length; i += grantChunk)
         chunks.push(audio.slice(i, i + grantChunk));
+      const total = audio.length;
+      audio.length = 0;
       const reader = (this.#reader ??= this.makeReader());
       // The whole add is counted at once: its progress is one bar, and the library is not
       // validated as if reading were over each time one chunk's tags are in.
-      this.readTotal += audio.length;
-      uncounted = audio.length;
-      let read = chunks.length > 0 ? readBeforeGrant(reader, chunks[0]!) : undefined;
-      for (let i = 0; read; i++) {
+      this.readTotal += total;
+      uncounted = total;
+      const readNext = () => {
+        const chunk = chunks.shift();
+        return chunk ? readBeforeGrant(reader, chunk) : undefined;
+      };
+      let read = readNext();
+      while (read) {
         const { picked, results } = await read;
         const answer = this.api.grantFiles(picked);
-        read = i + 1 < chunks.length ? readBeforeGrant(reader, chunks[i + 1]!) : undefined;
+        read = readNext();
         uncounted -= picked.length;
         if (!this.#addGranted(picked, await answer, results, true)) return;
       }
