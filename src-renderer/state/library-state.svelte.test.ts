@@ -130,6 +130,43 @@ describe('library', () => {
     expect(api.saved.session?.rows[0]?.draft.title?.value).toBe('Take 32');
   });
 
+  it('saves the tags of an add once every file is read, not while they are read, in any pace', async () => {
+    const api = fakeApi();
+    const patch = api.patchLibrary;
+    const readingAtSave: number[] = [];
+    api.patchLibrary = (request) => {
+      readingAtSave.push(library.readTotal);
+      return patch(request);
+    };
+    // Tags come in over ~400 ms in small batches, each flushed apart by more than the save's
+    // debounce (a large library's flushes are that far apart).
+    const library = new LibraryState(
+      api,
+      () => ({
+        async read(list, onResult) {
+          for (const item of list) {
+            await new Promise((resolve) => setTimeout(resolve, 4));
+            onResult(item.key, {
+              file: item.relativePath,
+              draft: fakeDraft(item.relativePath, { title: 'One' }),
+              findings: [],
+            });
+          }
+        },
+      }),
+      { saveDelayMs: 5, flushDelayMs: 20 },
+    );
+    await library.add(
+      Array.from({ length: 100 }, (_, i) => pick(`A/${String(i).padStart(3, '0')}.flac`)),
+    );
+    await library.settled();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(readingAtSave.length).toBeGreaterThan(0);
+    expect(readingAtSave.filter((total) => total > 0)).toEqual([]);
+    expect(api.saved.session?.rows).toHaveLength(100);
+    expect(api.saved.session?.rows.every((row) => row.draft.title?.value === 'One')).toBe(true);
+  });
+
   it('counts a large add as one read: its progress runs over every file, not chunk by chunk', async () => {
     const api = fakeApi();
     const grant = api.grantFiles;

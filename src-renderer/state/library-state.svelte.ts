@@ -507,8 +507,9 @@ export class LibraryState {
     if (this.readDone >= this.readTotal) {
       this.readDone = 0;
       this.readTotal = 0;
-      // Reading is over: the validation held back while it went on runs now.
+      // Reading is over: the validation and the save held back while it went on run now.
       if (this.#validationTimer) this.#scheduleValidation(true);
+      this.#scheduleSave();
     }
   }
 
@@ -1081,13 +1082,20 @@ export class LibraryState {
   /**
    * Saves a second after the last change; a change of the user's is saved at most ten seconds
    * after it was made, even while tags keep coming in more often than once a second (a large add):
-   * otherwise the edits made during an add waited for its end. Tags alone are not hurried: they
-   * can be read again from the files, and saving a 100,000-file add as it goes (1,130 requests,
-   * 160 MB) put half a minute on the add on two cores, where after it nothing waits for it.
+   * otherwise the edits made during an add waited for its end. Tags alone are not saved while
+   * files are read, but once reading is over: they can be read again from the files, and saving a
+   * 100,000-file add as it goes (1,130 requests, 160 MB) put half a minute on the add on two
+   * cores, where after it nothing waits for it. (A debounce alone let them go whenever tags came
+   * more than a second apart, as they do once a flush of them costs over 111 ms.)
    */
   #scheduleSave(byUser = false): void {
     const now = performance.now();
     if (byUser) this.#unsavedSince ??= now;
+    else if (this.#unsavedSince === undefined && this.readTotal > 0) {
+      // `#countRead` schedules it when the last file is read.
+      clearTimeout(this.#saveTimer);
+      return;
+    }
     const latest =
       this.#unsavedSince === undefined
         ? Infinity
