@@ -210,14 +210,14 @@ describe('library', () => {
     const api = fakeApi();
     const grant = api.grantFiles;
     let grants = 0;
-    let thirdAsked!: () => void;
-    const third = new Promise<void>((resolve) => (thirdAsked = resolve));
-    let answerThird!: () => void;
-    const thirdAnswered = new Promise<void>((resolve) => (answerThird = resolve));
+    let lastAsked!: () => void;
+    const last = new Promise<void>((resolve) => (lastAsked = resolve));
+    let answerLast!: () => void;
+    const lastAnswered = new Promise<void>((resolve) => (answerLast = resolve));
     api.grantFiles = async (files) => {
-      if (++grants === 3) {
-        thirdAsked();
-        await thirdAnswered;
+      if (++grants === 6) {
+        lastAsked();
+        await lastAnswered;
       }
       return grant(files);
     };
@@ -225,25 +225,27 @@ describe('library', () => {
     const files: Array<WeakRef<File>> = [];
     // The test holds no picked file itself, as the page's picker does not.
     const adding = library.add(
-      Array.from({ length: 1_200 }, (_, i) => {
+      Array.from({ length: 2_600 }, (_, i) => {
         const picked = pick(`A/${String(i).padStart(4, '0')}.flac`);
         files.push(new WeakRef(picked.file as File));
         return picked;
       }),
     );
-    await third;
+    await last;
     await new Promise((resolve) => setTimeout(resolve, 0));
     collectGarbage();
     const alive = () => files.map((ref) => ref.deref() !== undefined);
-    // Two chunks of 500 added; the third is held while main checks it.
-    expect(alive().slice(0, 1_000).filter(Boolean)).toHaveLength(0);
-    expect(alive().slice(1_000).every(Boolean)).toBe(true);
-    answerThird();
+    // Five chunks of 500 added while main checks the sixth, which is held. Of those added, a
+    // chunk's worth may outlive its turn (V8's optimised frames can keep a dead value a while:
+    // seen once under load); held to the end of the add, all 2,500 would be.
+    expect(alive().slice(0, 2_500).filter(Boolean).length).toBeLessThanOrEqual(500);
+    expect(alive().slice(2_500).every(Boolean)).toBe(true);
+    answerLast();
     await adding;
     await library.settled();
     collectGarbage();
     expect(alive().filter(Boolean)).toHaveLength(0);
-    expect(library.rows).toHaveLength(1_200);
+    expect(library.rows).toHaveLength(2_600);
   });
 
   it('counts two adds at once as one read of both, ending with every row read', async () => {
