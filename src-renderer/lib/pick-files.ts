@@ -6,7 +6,7 @@
 import type { PickedFile } from '../../src-main/ipc/contract.js';
 
 /** Files chosen through `<input type=file>` (with `webkitdirectory`, paths include the folder). */
-export function filesFromInput(list: FileList | null): PickedFile[] {
+function filesFromInput(list: FileList | null): PickedFile[] {
   return Array.from(list ?? [], (file) => ({
     file,
     relativePath: file.webkitRelativePath || file.name,
