@@ -249,15 +249,29 @@ describe('library', () => {
   });
 
   it('counts two adds at once as one read of both, ending with every row read', async () => {
-    const { library } = await libraryWith({});
+    // Nothing is read until both adds are under way, whatever the pace of the machine.
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const library = new LibraryState(
+      fakeApi(),
+      () => ({
+        async read(list, onResult) {
+          await gate;
+          for (const item of list) {
+            const draft = fakeDraft(item.relativePath, { title: 'T' });
+            onResult(item.key, { file: item.relativePath, draft, findings: [] });
+          }
+        },
+      }),
+      { saveDelayMs: 5, flushDelayMs: 0 },
+    );
     const files = (folder: string) =>
       Array.from({ length: 600 }, (_, i) => pick(`${folder}/${String(i).padStart(4, '0')}.flac`));
-    const totals: number[] = [];
-    const watching = setInterval(() => totals.push(library.readTotal), 0);
-    await Promise.all([library.add(files('A')), library.add(files('B'))]);
+    const adding = Promise.all([library.add(files('A')), library.add(files('B'))]);
+    await expect.poll(() => library.readTotal).toBe(1_200);
+    open();
+    await adding;
     await library.settled();
-    clearInterval(watching);
-    expect(Math.max(...totals)).toBe(1_200);
     expect([library.readDone, library.readTotal]).toEqual([0, 0]);
     expect(library.rows).toHaveLength(1_200);
     expect(library.rows.every((row) => row.status !== 'reading')).toBe(true);

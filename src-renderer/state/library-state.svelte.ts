@@ -448,7 +448,9 @@ export class LibraryState {
 
   /**
    * Adds a row, waiting for its tags, for each file not in the library yet (a file added again
-   * stays one row; one restored as missing is readable again). Returns the new ones.
+   * stays one row; one restored as missing is readable again; one whose tags could not be read, or
+   * were not before the app closed, is read again: only a track read can be edited, so it holds
+   * nothing of the user's to lose). Returns the rows to read.
    */
   #addRows(
     files: ReadonlyArray<{ id: string; relativePath: string; size: number; lastModified: number }>,
@@ -457,13 +459,16 @@ export class LibraryState {
     const existing = this.indexById;
     const fresh: LibraryRow[] = [];
     const revived = new Set<string>();
+    const unread = new Set<string>();
     const seen = new Set<string>();
     for (const file of files) {
       if (seen.has(file.id)) continue;
       seen.add(file.id);
       const index = existing.get(file.id);
       if (index !== undefined) {
-        if (this.rows[index]!.missing) revived.add(file.id);
+        const row = this.rows[index]!;
+        if (row.missing) revived.add(file.id);
+        if (row.status === 'unreadable') unread.add(file.id);
         continue;
       }
       const relativePath = file.relativePath.normalize('NFC');
@@ -480,16 +485,23 @@ export class LibraryState {
         readFindings: [],
       });
     }
-    if (revived.size > 0) {
-      this.rows = this.rows.map((row) => (revived.has(row.id) ? { ...row, missing: false } : row));
+    let rows = this.rows;
+    if (revived.size > 0 || unread.size > 0) {
+      rows = rows.map((row) => {
+        if (!revived.has(row.id) && !unread.has(row.id)) return row;
+        const again = unread.has(row.id) ? { status: 'reading' as const, readFindings: [] } : {};
+        return { ...row, ...again, ...(revived.has(row.id) ? { missing: false } : {}) };
+      });
+      if (unread.size === 0) this.rows = rows;
     }
-    if (fresh.length > 0) {
+    const toRead = [...rows.filter((row) => unread.has(row.id)), ...fresh];
+    if (toRead.length > 0) {
       // Rows waiting for their tags change no finding: validated as a batch read is.
-      if (!counted) this.readTotal += fresh.length;
-      this.#setRows([...this.rows, ...fresh], false, true);
+      if (!counted) this.readTotal += toRead.length;
+      this.#setRows([...rows, ...fresh], fresh.length === 0, true);
       this.#scheduleSave();
     }
-    return fresh.map((row) => ({ id: row.id, relativePath: row.draft.file }));
+    return toRead.map((row) => ({ id: row.id, relativePath: row.draft.file }));
   }
 
   async #read(files: { key: string; file: File; relativePath: string }[]): Promise<void> {

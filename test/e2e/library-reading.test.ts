@@ -5,7 +5,7 @@
  * here on real files: small ones whole, a long one by its ends (its only tag is at its end), and
  * a file changed on disk after it was picked, which fails alone.
  */
-import { appendFile, mkdir, utimes } from 'node:fs/promises';
+import { appendFile, mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import type { Locator, Page } from 'playwright-core';
@@ -112,5 +112,30 @@ describe.skipIf(missing.length > 0)('reading picked files in Chromium', () => {
     const reasons = await ignored.locator('li').allTextContents();
     expect(reasons).toHaveLength(1);
     expect(reasons[0]).toMatch(new RegExp(`^Changed/${files[2]}: the page could not read it`));
+  });
+
+  it('reads a file whose tags could not be read when it is added again, once mended', async () => {
+    const album = join(app.masters, 'Mended');
+    const files = await makeAlbum(album, 'Mended');
+    const broken = join(album, '05 Broken.mp3');
+    await writeFile(broken, new Uint8Array(4096).fill(0x55));
+    // Beside the 8 tracks the tests above added.
+    await app.addFolder(album, 13);
+    const status = row('Mended/05 Broken.mp3').locator('[data-column="status"]');
+    await expect.poll(() => status.getAttribute('title')).toMatch(/no audio found in the file/);
+    // The label writes the master again, tagged, and adds the folder again: the same five
+    // tracks, the mended one read.
+    await rm(broken);
+    await makeTaggedAudio('mp3', broken, 'id3v2.4', {
+      title: 'Mended Dusk',
+      artists: ['Ada Moss'],
+    });
+    await page.getByTestId('add-folder').setInputFiles(album);
+    await expect.poll(() => title('Mended/05 Broken.mp3')).toBe('Mended Dusk');
+    await page.getByTestId('read-progress').waitFor({ state: 'detached' });
+    for (const [i, file] of files.entries()) {
+      await expect.poll(() => title(`Mended/${file}`)).toBe(titles[i]);
+    }
+    await expect(page.getByTestId('library-summary').textContent()).resolves.toMatch(/\b13 tracks/);
   });
 });
