@@ -54,7 +54,14 @@ export interface LoadedLibrary {
 
 /** The rows of a load as they are read, and who waits for more. */
 interface Reading {
-  rows: SessionRow[];
+  /**
+   * Every row read, in order; a row is let go (`undefined`) once the page asks for the rows
+   * after it: held to the last page, the rows of a 100,000-track library took main's heap to
+   * 380 MB while it was paged, and its collections paused main up to 650 ms.
+   */
+  rows: Array<SessionRow | undefined>;
+  /** Rows before this one were let go. */
+  released: number;
   done: boolean;
   error: Error | undefined;
   /** Called whenever rows come (or the reading ends). */
@@ -79,7 +86,13 @@ export class LibraryLoads {
   async open(onChecked: (batch: CheckedBatch & { load: string }) => void): Promise<LoadedLibrary> {
     const opened = await openLibrarySession(this.dataDir);
     const load = randomUUID();
-    const reading: Reading = { rows: [], done: false, error: undefined, waiters: new Set() };
+    const reading: Reading = {
+      rows: [],
+      released: 0,
+      done: false,
+      error: undefined,
+      waiters: new Set(),
+    };
     this.#loads.clear();
     this.#loads.set(load, reading);
     const read = this.#read(opened, reading);
@@ -192,8 +205,17 @@ export class LibraryLoads {
             `The saved library could not be read whole: ${reading.error.message}`,
           );
     }
+    if (offset < reading.released) {
+      throw new CourierError(
+        'not_found',
+        'The saved library was paged past these rows already; reopen the app to show it.',
+      );
+    }
+    // The page has every row before the one it asks for.
+    for (; reading.released < offset; reading.released++)
+      reading.rows[reading.released] = undefined;
     // The last page sent, the rows of this load are no longer kept.
     if (reading.done && end >= reading.rows.length) this.#loads.delete(load);
-    return reading.rows.slice(offset, end);
+    return reading.rows.slice(offset, end) as SessionRow[];
   }
 }

@@ -25,6 +25,7 @@ import {
 } from '../../../src-main/core/library/library-session.js';
 import type { SessionRow } from '../../../src-main/core/library/session-schema.js';
 import { Logger } from '../../../src-main/core/log.js';
+import { collectGarbage } from '../../support/garbage.js';
 import { sessionRow } from '../../support/session-rows.js';
 
 const row = (id: string, title: string): SessionRow => sessionRow(id, title, { fromTag: true });
@@ -72,6 +73,42 @@ describe('reopening the saved library', () => {
     expect(all.at(-1)).toEqual(row('new', 'Added'));
     // The last page sent, the load is done with.
     await expect(loads.rows(loaded.load, 0)).rejects.toThrow(/opened again/);
+  });
+
+  it('lets each page of rows go once the page asks for the next, not at the last', async () => {
+    const grants = new FileGrants();
+    const count = 4 * LIBRARY_PAGE_ROWS;
+    const rows = Array.from({ length: count }, (_, i) => untouched(`r${i}`, `Track ${i}`));
+    await saveLibrarySession(dir, grants, { version: 1, rows, ignored: [] });
+    const loads = new LibraryLoads(dir, new FileGrants(), new Logger(dir, 'test'));
+    // Main's rows are held here only weakly: the page holds its own copies (another process).
+    const sent: Array<WeakRef<object>> = [];
+    const held = (rows: readonly SessionRow[]) => {
+      sent.push(...rows.map((r) => new WeakRef(r)));
+      return rows.length;
+    };
+    const { load, total } = await loads
+      .open(() => undefined)
+      .then((loaded) => ({
+        load: loaded.load,
+        total: loaded.total,
+        first: held(loaded.session!.rows),
+      }));
+    let offset = LIBRARY_FIRST_ROWS;
+    offset += held(await loads.rows(load, offset));
+    offset += held(await loads.rows(load, offset));
+    // Asking for the rows after the second page: every row before them is let go.
+    const next = await loads.rows(load, offset);
+    collectGarbage();
+    // All but a stray row or two, which V8 may still reach from its caches (held to the last
+    // page, all 2,500 stayed).
+    const alive = sent.slice(0, offset).filter((ref) => ref.deref() !== undefined).length;
+    expect(alive).toBeLessThanOrEqual(5);
+    expect(next[0]!.id).toBe(`r${offset}`);
+    // A page already let go is not sent again.
+    await expect(loads.rows(load, 0)).rejects.toThrow(/paged past/);
+    offset += next.length;
+    expect(offset + (await loads.rows(load, offset)).length).toBe(total);
   });
 
   it('opens a library saved as one document by an earlier version, with its journal and the kept one', async () => {
