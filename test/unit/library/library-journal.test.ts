@@ -203,6 +203,30 @@ describe('the library journal', () => {
     expect((await stat(journalPath(dir))).size).toBe(0);
   }, 60_000);
 
+  it('folds a journal past 16 MB once saves pause, though a quarter of its large base is more', async () => {
+    const grants = new FileGrants();
+    // 800 rows of 100 KB: an 80 MB base, as a 45,000-track library's; a quarter of it is 20 MB.
+    const lyrics = 'la '.repeat(33_000);
+    const rows = Array.from({ length: 800 }, (_, i) => row(`r${i}`, `Track ${i}`, lyrics));
+    await saveLibrarySession(dir, grants, { version: 1, rows, ignored: [] });
+    expect((await stat(sessionPath(dir))).size).toBeGreaterThan(79e6);
+    // A bulk edit of 180 of them: an 18 MB journal, which opening the library would read whole.
+    for (let i = 0; i < 180; i += 60) {
+      const edited = rows.slice(i, i + 60).map((r) => ({ ...r, excluded: true }));
+      await patchLibrarySession(dir, grants, { rows: edited, removed: [] });
+    }
+    expect((await stat(journalPath(dir))).size).toBeGreaterThan(16 * 1024 * 1024);
+    // Saves paused: folded in, and nothing lost.
+    const until = Date.now() + 30_000;
+    while ((await stat(journalPath(dir))).size > 0 && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect((await stat(journalPath(dir))).size).toBe(0);
+    const loaded = (await loadLibrarySession(dir, grants)).session!.rows;
+    expect(loaded.filter((r) => r.excluded)).toHaveLength(180);
+    expect(loaded).toHaveLength(800);
+  }, 60_000);
+
   it('refuses a save of more rows than a journal line loads, writing nothing', async () => {
     const grants = new FileGrants();
     await patchLibrarySession(dir, grants, { rows: [row('a', 'One')], removed: [] });
