@@ -12,7 +12,7 @@
  * (16 MB at most), then empties the journal: a crash between the two leaves lines the base
  * already holds, skipped by their number. A line cut short by kill -9 is the last one and is
  * dropped (and cut off before the next append), so a crash loses at most the save it interrupted,
- * never the library.
+ * never the library; the new base a crash cut short is removed once plainly abandoned.
  *
  * Opening reads the header and the journal, works out the rows' order, then reads the rows as a
  * stream: the first page can be shown while the rest is still read. A row is checked against the
@@ -26,7 +26,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, open, readFile, rename, stat, truncate } from 'node:fs/promises';
+import {
+  copyFile,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  truncate,
+} from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 
@@ -284,6 +294,7 @@ interface Plan {
  * starts on a line of its own.
  */
 async function readPlan(dataDir: string): Promise<Plan> {
+  await removeAbandonedTemps(dataDir);
   const base = sessionPath(dataDir);
   let header: BaseHeader | undefined;
   try {
@@ -343,6 +354,25 @@ async function readPlan(dataDir: string): Promise<Plan> {
   await inTurns(library.rows.keys(), (id) => journal.ids.add(id));
   journals.set(dataDir, journal);
   return { exists, header, ...library, files, touched, inBase, journal };
+}
+
+/** A temp file not written for this long was left by a process killed while writing it. */
+const abandonedAfterMs = 60_000;
+
+/**
+ * Removes the temp files a process killed part way through writing a new base or the kept
+ * library left beside them (`writeStreamAtomic`, `keepPrevious`): as large as the library, and
+ * never used. One another process is still writing is written every moment, so it stays.
+ */
+async function removeAbandonedTemps(dataDir: string): Promise<void> {
+  const folder = join(dataDir, 'library');
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const now = Date.now();
+  for (const name of names.filter((name) => name.endsWith('.tmp'))) {
+    const path = join(folder, name);
+    const info = await stat(path).catch(() => undefined);
+    if (info && now - info.mtimeMs > abandonedAfterMs) await rm(path, { force: true });
+  }
 }
 
 /** Entries a Map or Set of 100,000 takes at once: 10,000 cost a few milliseconds. */

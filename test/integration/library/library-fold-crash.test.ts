@@ -1,10 +1,11 @@
 /**
  * A fold of the journal into a large base survives kill -9 (#20): a child edits a 20,000-row
  * library 999 rows a save, and is killed while a fold is writing the new base; the library
- * loads every time with every save the child acknowledged, and at most the one in flight beyond.
+ * loads every time with every save the child acknowledged, and at most the one in flight beyond,
+ * and the half-written base the kill left is removed once it is plainly abandoned.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -54,6 +55,10 @@ function killMidFold(dataDir: string, start: number): Promise<{ last: number; cu
   );
 }
 
+/** The temp files in the library folder. */
+const tempFiles = async (home: string) =>
+  (await readdir(join(home, 'library'))).filter((name) => name.endsWith('.tmp'));
+
 describe('the library journal folded into a large base, killed mid-fold', () => {
   const homes: string[] = [];
   afterAll(() => Promise.all(homes.map((home) => rm(home, { recursive: true, force: true }))));
@@ -71,7 +76,17 @@ describe('the library journal folded into a large base, killed mid-fold', () => 
     for (let run = 0; run < 3; run++) {
       const { last, cut } = await killMidFold(home, start);
       expect(cut).toBe(true);
+      // The new base the fold was writing is left part way, a temp file as large as the library:
+      // once nothing has written it for a minute, the next use of the library removes it.
+      const temps = await tempFiles(home);
+      expect(temps).toHaveLength(1);
+      const loadedFresh = await loadLibrarySession(home, new FileGrants());
+      expect(await tempFiles(home)).toEqual(temps);
+      const aMinuteAgo = new Date(Date.now() - 61_000);
+      for (const temp of temps) await utimes(join(home, 'library', temp), aMinuteAgo, aMinuteAgo);
       const loaded = (await loadLibrarySession(home, new FileGrants())).session!.rows;
+      expect(await tempFiles(home)).toEqual([]);
+      expect(loaded).toEqual(loadedFresh.session!.rows);
       const counter = Number(loaded.find((r) => r.id === 'counter')!.draft.title!.value);
       expect(counter).toBeGreaterThanOrEqual(last);
       expect(counter).toBeLessThanOrEqual(last + 1);
