@@ -211,9 +211,10 @@ export class LibraryLoads {
         'The saved library was paged past these rows already; reopen the app to show it.',
       );
     }
-    // The page has every row before the one it asks for.
-    for (; reading.released < offset; reading.released++)
-      reading.rows[reading.released] = undefined;
+    // The page has every row before the one it asks for (no further than the rows there are:
+    // the offset is the page's word, and a hostile one may be any number).
+    const upTo = Math.min(offset, reading.rows.length);
+    for (; reading.released < upTo; reading.released++) reading.rows[reading.released] = undefined;
     // The last page sent, the rows of this load are no longer kept.
     if (reading.done && end >= reading.rows.length) this.#loads.delete(load);
     return reading.rows.slice(offset, end) as SessionRow[];
