@@ -212,13 +212,19 @@ describe('a saved library reopened', () => {
     expect(library.findings.get('id:A/02.flac')).toEqual([
       { level: 'error', message: 'cannot read the file' },
     ]);
-    // The user mends the file (tags written again) and adds it again.
+    // The user mends the file (tags written again: a larger file) and adds it again.
     tags['A/02.flac'] = { title: 'Two' };
-    await library.add([pick('A/02.flac')]);
+    const mended = new File(['mended master'], '02.flac', { lastModified: 1_800_000_000_000 });
+    await library.add([{ file: mended, relativePath: 'A/02.flac' }]);
     await library.settled();
     expect(library.rows.map((row) => [row.status, row.draft.title?.value])).toEqual([
       ['ready', 'One'],
       ['ready', 'Two'],
+    ]);
+    // The row is the file as it is now, not as it was when it could not be read.
+    expect([library.rows[1]!.size, library.rows[1]!.lastModified]).toEqual([
+      mended.size,
+      1_800_000_000_000,
     ]);
     expect(library.rows[1]!.original).toBe(library.rows[1]!.draft);
   });

@@ -459,7 +459,8 @@ export class LibraryState {
     const existing = this.indexById;
     const fresh: LibraryRow[] = [];
     const revived = new Set<string>();
-    const unread = new Set<string>();
+    /** Rows whose tags were never read, with their file as granted now (mended, it changed). */
+    const unread = new Map<string, { size: number; lastModified: number }>();
     const seen = new Set<string>();
     for (const file of files) {
       if (seen.has(file.id)) continue;
@@ -468,7 +469,7 @@ export class LibraryState {
       if (index !== undefined) {
         const row = this.rows[index]!;
         if (row.missing) revived.add(file.id);
-        if (row.status === 'unreadable') unread.add(file.id);
+        if (row.status === 'unreadable') unread.set(file.id, file);
         continue;
       }
       const relativePath = file.relativePath.normalize('NFC');
@@ -489,7 +490,15 @@ export class LibraryState {
     if (revived.size > 0 || unread.size > 0) {
       rows = rows.map((row) => {
         if (!revived.has(row.id) && !unread.has(row.id)) return row;
-        const again = unread.has(row.id) ? { status: 'reading' as const, readFindings: [] } : {};
+        const now = unread.get(row.id);
+        const again = now
+          ? {
+              status: 'reading' as const,
+              readFindings: [],
+              size: now.size,
+              lastModified: Math.trunc(now.lastModified),
+            }
+          : {};
         return { ...row, ...again, ...(revived.has(row.id) ? { missing: false } : {}) };
       });
       if (unread.size === 0) this.rows = rows;
