@@ -25,7 +25,10 @@ import {
   sniffAudioExtension,
   unsupportedAudioMessage,
 } from '../../src-main/core/model/audio-formats.js';
-import type { AudioProperties } from '../../src-main/core/model/audio-properties.js';
+import {
+  type AudioProperties,
+  withSharedNames,
+} from '../../src-main/core/model/audio-properties.js';
 import type { DeliveryRules } from '../../src-main/core/model/delivery-rules.js';
 import { assignOuterIds } from '../../src-main/core/model/outer-id.js';
 import type { FileReadResult } from '../../src-main/core/model/read-result.js';
@@ -564,8 +567,8 @@ export class LibraryState {
         status: 'ready' as const,
         draft,
         original: draft,
-        readFindings: result.findings,
-        ...(result.audio ? { audio: result.audio } : {}),
+        readFindings: sharedFindings(result.findings),
+        ...(result.audio ? { audio: withSharedNames(result.audio) } : {}),
       };
     });
     rows = withOuterIds(rows);
@@ -1176,7 +1179,8 @@ function restoredRow(stored: StoredRow, gone: ReadonlySet<string>): LibraryRow {
     ...row,
     draft,
     original,
-    status: unread ? 'unreadable' : row.status,
+    // Parsed, each row has its own copy of its status and its audio's names: one of each.
+    status: unread ? 'unreadable' : rowStatuses[row.status],
     readFindings: unread
       ? [
           {
@@ -1184,10 +1188,24 @@ function restoredRow(stored: StoredRow, gone: ReadonlySet<string>): LibraryRow {
             message: 'tags were not read before the app closed; add the file again',
           },
         ]
-      : row.readFindings,
+      : sharedFindings(row.readFindings),
+    ...(row.audio && { audio: withSharedNames(row.audio) }),
     missing: gone.has(row.id),
   };
 }
+
+const rowStatuses: Readonly<Record<RowStatus, RowStatus>> = {
+  reading: 'reading',
+  ready: 'ready',
+  unreadable: 'unreadable',
+};
+
+/**
+ * A track read without a finding (most): one empty list for them all, not one each (rows are
+ * replaced, never changed, so nothing adds to it).
+ */
+const noReadFindings: Finding[] = [];
+const sharedFindings = (findings: Finding[]) => (findings.length === 0 ? noReadFindings : findings);
 
 /** A row as the session keeps it: what the page alone needs (missing) stays out. */
 function sessionRowOf(row: LibraryRow): LibrarySession['rows'][number] {

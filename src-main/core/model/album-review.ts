@@ -11,6 +11,7 @@ import { albumOf, placeOf } from './albums.js';
 import { memoPerDraft } from './draft-memo.js';
 import { gtinKey, gtinProblem, normalizeGtin } from './gtin.js';
 import { metadataCells } from './metadata-columns.js';
+import { SharedPool, sharedString } from './shared-pool.js';
 import { finish, Pace, type Steps } from './steps.js';
 import { artistRoles } from './tags-to-track.js';
 import type { DraftTrack, Finding } from './track.js';
@@ -149,8 +150,19 @@ const infoOf = memoPerDraft((draft): TrackInfo => {
   const titleKey = title ? `${title}\u0000${artist ? fold(artist) : `folder:${folder}`}` : '';
   const values = {} as Record<AlbumFieldColumn, FieldValue>;
   for (const column of columnsCompared) values[column] = fieldValue(draft, column);
-  return { key: albumOf(draft).key, folder, title, titleKey, place: placeOf(draft), values };
+  return {
+    key: albumOf(draft).key,
+    folder: sharedString(folder),
+    title: sharedString(title),
+    titleKey: sharedString(titleKey),
+    place: placeOf(draft),
+    // An album's tracks mostly agree on its fields: one record of them, not one a track.
+    values: albumValues.get(JSON.stringify(columnsCompared.map((c) => values[c].key)), values),
+  };
 });
+
+/** The compared album fields of tracks that agree on them all (see `SharedPool`). */
+const albumValues = new SharedPool<Record<AlbumFieldColumn, FieldValue>>(20_000);
 
 /** Which `albumOf` keys are one album for review (the union of the rules above). */
 function* joinedKeys(infos: readonly TrackInfo[]): Steps<Groups> {
@@ -230,8 +242,11 @@ function fieldValue(draft: DraftTrack, column: AlbumFieldColumn): FieldValue {
           ? album?.label?.value
           : album?.releaseDate?.value;
   const text = (raw ?? '').trim().normalize('NFC');
-  return { key: text, text };
+  return fieldValues.get(text, { key: text, text });
 }
+
+/** One value of a field's text, whichever field and track it is in (see `SharedPool`). */
+const fieldValues = new SharedPool<FieldValue>(50_000);
 
 const fileName = (draft: DraftTrack) => draft.file.split('/').at(-1) ?? draft.file;
 const tracks = (n: number) => (n === 1 ? '1 track' : `${n} tracks`);

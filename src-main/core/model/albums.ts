@@ -9,12 +9,20 @@
 import { memoPerDraft } from './draft-memo.js';
 import { gtinKey } from './gtin.js';
 import { isSidePosition, normalizePosition } from './ingestion-body.js';
+import { SharedPool } from './shared-pool.js';
 import { artistRoles } from './tags-to-track.js';
 import type { DraftTrack } from './track.js';
 
 /** The grouping key of a track's album, with a label to show (worked out once per draft). */
-export const albumOf: (draft: DraftTrack) => { key: string; label: string } =
-  memoPerDraft(computeAlbum);
+export const albumOf: (draft: DraftTrack) => { key: string; label: string } = memoPerDraft(
+  (draft) => {
+    const album = computeAlbum(draft);
+    // An album's tracks share one (see `SharedPool`).
+    return albums.get(JSON.stringify([album.key, album.label]), album);
+  },
+);
+
+const albums = new SharedPool<{ key: string; label: string }>(20_000);
 
 /** The artist an album is shown under: its album artist, else the track's first main artist. */
 export function albumArtistOf(draft: DraftTrack): string {
@@ -70,7 +78,13 @@ export function isNamedAlbum(key: string): boolean {
   return !key.startsWith('folder:');
 }
 
-const memoPlace = memoPerDraft((draft) => computePlace(draft) ?? null);
+const memoPlace = memoPerDraft((draft) => {
+  const place = computePlace(draft);
+  // The same few places recur on every album: one object each (see `SharedPool`).
+  return place ? places.get(JSON.stringify([place.disk, place.position]), place) : null;
+});
+
+const places = new SharedPool<{ disk: string; position: number }>(20_000);
 
 /** A track's disk and position, when its position is a positive whole number. */
 export function placeOf(draft: DraftTrack): { disk: string; position: number } | undefined {

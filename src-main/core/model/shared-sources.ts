@@ -117,10 +117,25 @@ function withShared<T extends object>(
  * came from a worker or a saved library.
  */
 export function withSharedSources(draft: DraftTrack): DraftTrack {
-  const own = withShared(draft, '', (name) => sharedTrackFields.has(name));
+  let own = withShared(draft, '', (name) => sharedTrackFields.has(name));
+  if (own !== draft) {
+    // Come from a worker or a saved library (its sources were its own): its primary media,
+    // the file's path, and its outer_id, most often the ISRC, are copies of those strings (8 MB
+    // at 100,000 tracks). A draft shared already is handed back as it is.
+    own = {
+      ...own,
+      ...(own.primaryMedia && { primaryMedia: sameString(own.primaryMedia, own.file) }),
+      ...(own.outerId && { outerId: sameString(own.outerId, own.isrc?.value) }),
+    };
+  }
   const album =
     draft.album &&
     withShared<DraftAlbum>(draft.album, 'album.', (name) => !unsharedAlbumFields.has(name));
   if (album === draft.album) return own;
   return { ...own, album };
+}
+
+/** `sourced` holding `text` itself when its value equals it (a new object; else `sourced`). */
+function sameString(sourced: Sourced<string>, text: string | undefined): Sourced<string> {
+  return sourced.value === text ? { ...sourced, value: text } : sourced;
 }
