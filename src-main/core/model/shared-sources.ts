@@ -1,3 +1,4 @@
+import { SharedPool } from './shared-pool.js';
 import type { DraftAlbum, DraftTrack, Sourced, ValueSource } from './track.js';
 
 /**
@@ -64,8 +65,7 @@ const isSourced = (value: unknown): value is Sourced<unknown> =>
  * that come together (an album's are read and saved together): past the bound the pool starts
  * again, so it never holds more than that many.
  */
-let sharedValues = new Map<string, Sourced<unknown>>();
-const SHARED_VALUES_MAX = 20_000;
+const sharedValues = new SharedPool<Sourced<unknown>>(20_000);
 
 const sharedTrackFields: ReadonlySet<string> = new Set<keyof DraftTrack>([
   'artists',
@@ -81,11 +81,7 @@ function sharedValue(field: string, sourced: Sourced<unknown>): Sourced<unknown>
   if (source === undefined || Object.keys(sourced).length !== 2) return sourced;
   const { value } = sourced;
   const key = `${field}\0${source}\0${typeof value === 'string' ? value : JSON.stringify(value)}`;
-  const found = sharedValues.get(key);
-  if (found) return found;
-  if (sharedValues.size >= SHARED_VALUES_MAX) sharedValues = new Map();
-  sharedValues.set(key, sourced);
-  return sourced;
+  return sharedValues.get(key, sourced);
 }
 
 /**
