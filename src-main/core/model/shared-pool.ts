@@ -6,7 +6,9 @@
  *
  * Bounded: past `max` values the pool starts again (the tracks that share values come together:
  * an album's are read, saved and validated together), so it never holds more than that many.
- * Only for values nobody changes: every holder of a key gets the same object, frozen.
+ * Only for values nobody changes: every holder of a key gets the same object. They are not
+ * frozen, as the sourced values pooled before this pool were not: a frozen object takes another
+ * shape in V8 than its unfrozen twins, and the grid's cells read both kinds.
  */
 export class SharedPool<T> {
   #values = new Map<string, T>();
@@ -18,10 +20,7 @@ export class SharedPool<T> {
     const found = this.#values.get(key);
     if (found !== undefined) return found;
     if (this.#values.size >= this.max) this.#values = new Map();
-    this.#values.set(
-      key,
-      typeof value === 'object' && value !== null ? Object.freeze(value) : value,
-    );
+    this.#values.set(key, value);
     return value;
   }
 }

@@ -21,11 +21,10 @@ const track = (a: number, n: number, label = 'Tidal Records') =>
   );
 
 describe('SharedPool', () => {
-  it('hands every holder of a key the first value, frozen, and starts again past its bound', () => {
+  it('hands every holder of a key the first value, and starts again past its bound', () => {
     const pool = new SharedPool<{ n: number }>(2);
     const first = pool.get('a', { n: 1 });
     expect(pool.get('a', { n: 1 })).toBe(first);
-    expect(Object.isFrozen(first)).toBe(true);
     pool.get('b', { n: 2 });
     // Full: the pool starts again, and the value it is handed is the one kept from then on.
     const third = pool.get('c', { n: 3 });
@@ -47,7 +46,6 @@ describe('what is worked out per track of a large library', () => {
     expect(albumOf(track(2, 3))).not.toBe(albumOf(one));
     expect(placeOf(track(2, 3))).toBe(placeOf(one));
     expect(placeOf(one)).toEqual({ disk: '1', position: 3 });
-    expect(Object.isFrozen(placeOf(one))).toBe(true);
   });
 
   it('still tells apart tracks whose fields differ only by where a NUL stands', () => {
