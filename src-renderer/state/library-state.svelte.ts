@@ -497,7 +497,7 @@ export class LibraryState {
         const again = now
           ? {
               status: 'reading' as const,
-              readFindings: [],
+              readFindings: noReadFindings,
               size: now.size,
               lastModified: Math.trunc(now.lastModified),
             }
@@ -560,16 +560,14 @@ export class LibraryState {
       if (!result.draft) {
         return { ...row, status: 'unreadable' as const, readFindings: result.findings };
       }
-      // A worker's draft brings its own copy of every source: the shared ones take less room.
-      const draft = withSharedSources(result.draft);
-      return {
+      return compactRow({
         ...row,
         status: 'ready' as const,
-        draft,
-        original: draft,
-        readFindings: sharedFindings(result.findings),
-        ...(result.audio ? { audio: withSharedNames(result.audio) } : {}),
-      };
+        draft: result.draft,
+        original: result.draft,
+        readFindings: result.findings,
+        ...(result.audio ? { audio: result.audio } : {}),
+      });
     });
     rows = withOuterIds(rows);
     this.#countRead(results.size);
@@ -1168,10 +1166,25 @@ export class LibraryState {
 
 /** A saved row as the page shows it: `missing` when main found its file gone or changed. */
 function restoredRow(stored: StoredRow, gone: ReadonlySet<string>): LibraryRow {
-  const row = sessionRow(stored);
+  const row = compactRow(sessionRow(stored));
   // Without the File object tags can't be read after a restart: ask for the file again.
-  const unread = row.status === 'reading';
-  // Parsed from the saved session, each draft has its own copy of every source.
+  if (row.status !== 'reading') return { ...row, missing: gone.has(row.id) };
+  return {
+    ...row,
+    status: 'unreadable',
+    readFindings: [
+      { level: 'error', message: 'tags were not read before the app closed; add the file again' },
+    ],
+    missing: gone.has(row.id),
+  };
+}
+
+/**
+ * A row come from a tags worker or a saved library, holding once what other rows repeat: each
+ * arrives with its own copy of every source, status, empty findings list and audio name
+ * (docs/development.md, what the page holds).
+ */
+function compactRow(row: LibraryRow): LibraryRow {
   const draft = withSharedSources(row.draft);
   const original =
     row.original === row.draft ? draft : row.original && withSharedSources(row.original);
@@ -1179,18 +1192,9 @@ function restoredRow(stored: StoredRow, gone: ReadonlySet<string>): LibraryRow {
     ...row,
     draft,
     original,
-    // Parsed, each row has its own copy of its status and its audio's names: one of each.
-    status: unread ? 'unreadable' : rowStatuses[row.status],
-    readFindings: unread
-      ? [
-          {
-            level: 'error',
-            message: 'tags were not read before the app closed; add the file again',
-          },
-        ]
-      : sharedFindings(row.readFindings),
+    status: rowStatuses[row.status],
+    readFindings: sharedFindings(row.readFindings),
     ...(row.audio && { audio: withSharedNames(row.audio) }),
-    missing: gone.has(row.id),
   };
 }
 
