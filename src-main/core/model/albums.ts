@@ -47,16 +47,18 @@ function computeAlbum(draft: DraftTrack): { key: string; label: string } {
     const name = title.normalize('NFC').toLowerCase();
     // Tagged with its album artist, an album is title + album artist. Without one, the tracks'
     // own artists differ on a compilation, so the folder holding the album stands in for it.
+    // The parts are a JSON array, not joined by a separator: a tag may hold any character, and
+    // album 'A\0B' by 'C' is not album 'A' by 'B\0C', nor an artist named like a folder key.
     const albumArtist = draft.artists?.value.find((a) => a.role === artistRoles.albumArtist)?.name;
     if (albumArtist) {
       return {
-        key: `title:${name}\u0000${albumArtist.normalize('NFC').toLowerCase()}`,
+        key: `title:${JSON.stringify([name, albumArtist.normalize('NFC').toLowerCase()])}`,
         label: `${title} — ${albumArtist}`,
       };
     }
     const artist = albumArtistOf(draft);
     return {
-      key: `title:${name}\u0000folder:${folder}`,
+      key: `title:${JSON.stringify([name, { folder }])}`,
       label: artist ? `${title} — ${artist}` : title,
     };
   }

@@ -40,7 +40,7 @@ describe('what is worked out per track of a large library', () => {
     const other = track(1, 7);
     expect(albumOf(one)).toBe(albumOf(other));
     expect(albumOf(one)).toEqual({
-      key: 'title:album 1\u0000artist 1',
+      key: 'title:["album 1","artist 1"]',
       label: 'Album 1 — Artist 1',
     });
     expect(albumOf(track(2, 3))).not.toBe(albumOf(one));
@@ -73,6 +73,24 @@ describe('what is worked out per track of a large library', () => {
     // Each album disagrees on its label only, and names its own.
     for (const text of said) expect(text).not.toContain('release date');
     expect(said[1]).toContain("'L'");
+  });
+
+  it('keeps two albums two when a NUL or a folder-like artist would join their keys', () => {
+    const tagged = (file: string, title: string, albumArtist?: string) =>
+      draft(file, {
+        title: fromTag('Song'),
+        ...(albumArtist ? { artists: fromTag([{ name: albumArtist, role: 'Album Artist' }]) } : {}),
+        album: { title: fromTag(title) },
+      });
+    // Joined with a NUL, both keys were 'title:a\0b\0c'.
+    expect(albumOf(tagged('x/1.flac', 'A\u0000B', 'C')).key).not.toBe(
+      albumOf(tagged('y/1.flac', 'A', 'B\u0000C')).key,
+    );
+    // A compilation in folder 'Mix' (no album artist) and an album by an artist named like the
+    // folder's part of that key were both 'title:t\0folder:mix'.
+    expect(albumOf(tagged('Mix/1.flac', 'T')).key).not.toBe(
+      albumOf(tagged('Other/1.flac', 'T', 'folder:Mix')).key,
+    );
   });
 
   it("keeps an audio file's properties as they are, with its names held once", () => {
