@@ -101,7 +101,8 @@ async function deliveryRows(log: (stage: string) => void): Promise<Row[]> {
 
 /**
  * Many small files, the same for every size: 10,000 files of 1 MiB uploaded by Courier and by
- * `aws s3 cp --recursive` to each server in one run (`upload.ts`), the ratio of their times.
+ * `aws s3 cp --recursive` to each server in one run (`upload.ts`, a fresh server for each tool),
+ * the ratio of their times, and how busy the server was during each tool's run.
  */
 async function smallFilesRow(log: (stage: string) => void): Promise<Row> {
   const ratios: string[] = [];
@@ -118,7 +119,13 @@ async function smallFilesRow(log: (stage: string) => void): Promise<Row> {
       { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
     );
     const ratio = /ratio aws \/ courier \(whole process\): ([\d.]+)×/.exec(run.stdout)?.[1];
-    ratios.push(`${server} ${ratio ? `${ratio}×` : `failed (exit ${run.status})`}`);
+    // How busy the server was says whether a tool or the server set the pace (upload.ts).
+    const busy = /server busy (\S+ %) \/ (\S+ %)/.exec(run.stdout);
+    ratios.push(
+      ratio
+        ? `${server} ${ratio}×${busy ? ` (server busy ${busy[1]} / ${busy[2]})` : ''}`
+        : `${server} failed (exit ${run.status})`,
+    );
   }
   return {
     figure: 'small files (10,000 × 1 MiB): aws time / courier time',

@@ -3,13 +3,15 @@
  *  [-- --files N --mib M]`
  *
  * Uploads the same generated data (40 random files, 2 GiB by default; `--small`: 8 files,
- * 256 MiB) to the same local S3 server twice in one run: with Courier's uploader (in a fresh
- * child process, so its peak RSS and event-loop lag are its own) and with `aws s3 cp
- * --recursive` (Debian's awscli). Prints both wall times, the ratio, Courier's peak RSS and the
- * p99 event-loop lag of the uploading process. The servers run in their own processes.
+ * 256 MiB) to a local S3 server twice in one run: with Courier's uploader (in a fresh child
+ * process, so its peak RSS and event-loop lag are its own) and with `aws s3 cp --recursive`
+ * (Debian's awscli). Each tool's run meets a server started for it alone, in its own process.
+ * Prints both wall times, the ratio, the CPU the server and each uploader spent per file (on
+ * Linux), Courier's peak RSS and the p99 event-loop lag of the uploading process.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,7 +121,15 @@ async function generate(dir: string, files: number, totalBytes: number): Promise
   }
 }
 
+/** Keeps the end of what a server writes to stderr, to say why it did not start. */
+function stderrTail(proc: ChildProcess): () => string {
+  let tail = '';
+  proc.stderr?.on('data', (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-2000)));
+  return () => (tail.trim() ? `:\n${tail.trim()}` : '');
+}
+
 async function waitForHttp(url: string, proc: ChildProcess): Promise<void> {
+  const stderr = stderrTail(proc);
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
@@ -127,13 +137,13 @@ async function waitForHttp(url: string, proc: ChildProcess): Promise<void> {
       return;
     } catch {
       if (proc.exitCode !== null || Date.now() > deadline)
-        throw new Error(`server at ${url} did not start`);
+        throw new Error(`server at ${url} did not start (exit ${proc.exitCode})${stderr()}`);
       await new Promise((r) => setTimeout(r, 200));
     }
   }
 }
 
-async function startServer(name: ServerName, port: number, scratch: string): Promise<Server> {
+async function startServer(name: ServerName, port: number, home: string): Promise<Server> {
   const endpoint = `http://127.0.0.1:${port}`;
   if (name === 'sandbox') {
     // The sandbox's own bucket: s3rver behind its policy gate, as `courier sandbox` serves it.
@@ -143,22 +153,23 @@ async function startServer(name: ServerName, port: number, scratch: string): Pro
         'scripts/courier.mjs',
         'sandbox',
         '--data',
-        join(scratch, 'sandbox'),
+        join(home, 'sandbox'),
         '--s3-port',
         String(port),
       ],
       {
-        stdio: ['ignore', 'pipe', 'ignore'],
+        stdio: ['ignore', 'pipe', 'pipe'],
         cwd: fileURLToPath(new URL('../../', import.meta.url)),
       },
     );
+    const stderr = stderrTail(proc);
     const line = await new Promise<string>((resolve, reject) => {
       let out = '';
       proc.stdout!.on('data', (chunk: Buffer) => {
         out += chunk.toString();
         if (out.includes('\n')) resolve(out.split('\n')[0]!);
       });
-      proc.on('exit', (code) => reject(new Error(`courier sandbox exited (${code})`)));
+      proc.on('exit', (code) => reject(new Error(`courier sandbox exited (${code})${stderr()}`)));
     });
     const { bucket } = JSON.parse(line) as SandboxInfo;
     return {
@@ -172,15 +183,20 @@ async function startServer(name: ServerName, port: number, scratch: string): Pro
   }
   let proc: ChildProcess;
   if (name === 'moto') {
-    proc = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+    proc = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
   } else {
-    const dir = join(scratch, 's3rver');
+    const dir = join(home, 's3rver');
     await mkdir(dir);
     const code = `
       const S3rver = require('@20minutes/s3rver');
       new S3rver({ address: '127.0.0.1', port: ${port}, silent: true, directory: ${JSON.stringify(dir)},
         configureBuckets: [{ name: '${BUCKET}', configs: [] }] }).run();`;
-    proc = spawn(process.execPath, ['-e', code], { stdio: 'ignore', cwd: process.cwd() });
+    proc = spawn(process.execPath, ['-e', code], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      cwd: process.cwd(),
+    });
   }
   await waitForHttp(endpoint, proc);
   const [accessKeyId, secretAccessKey] = ACCESS[name];
@@ -195,6 +211,30 @@ async function startServer(name: ServerName, port: number, scratch: string): Pro
     client.destroy();
   }
   return { proc, endpoint, bucket: BUCKET, region: 'us-east-1', accessKeyId, secretAccessKey };
+}
+
+/** Stops a server and waits for its process to end (its memory back before the next run). */
+async function stopServer(server: Server): Promise<void> {
+  if (server.proc.exitCode !== null || server.proc.signalCode !== null) return;
+  const ended = new Promise((done) => server.proc.once('exit', done));
+  server.proc.kill('SIGTERM');
+  await ended;
+}
+
+/**
+ * CPU seconds (user + system, every thread) a process has used, and those of its children that
+ * have ended: Linux's /proc, undefined elsewhere (the figures then print as n/a).
+ */
+function cpuSeconds(pid: number | 'self'): { own: number; children: number } | undefined {
+  try {
+    // The fields after the command name: utime and stime are the 12th and 13th, cutime and
+    // cstime the 14th and 15th, in clock ticks (100 a second on Linux).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const ticks = (at: number) => Number(fields[at]) / 100;
+    return { own: ticks(11) + ticks(12), children: ticks(13) + ticks(14) };
+  } catch {
+    return undefined;
+  }
 }
 
 function run(
@@ -276,7 +316,7 @@ async function awsOnce(
   server: Server,
   dataDir: string,
   round: number,
-): Promise<number> {
+): Promise<{ seconds: number }> {
   const aws = await run(
     'aws',
     [
@@ -301,7 +341,7 @@ async function awsOnce(
     },
   );
   if (aws.code !== 0) throw new Error(`aws s3 cp to ${name} failed (exit ${aws.code})`);
-  return aws.seconds;
+  return { seconds: aws.seconds };
 }
 
 const median = (xs: number[]): number => {
@@ -309,54 +349,116 @@ const median = (xs: number[]): number => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
+/** What one tool's run cost: its wall time, and the CPU it and the server used meanwhile. */
+interface RunCost {
+  seconds: number;
+  /** CPU seconds the server used during the run (undefined off Linux). */
+  serverCpu: number | undefined;
+  /** CPU seconds the uploading process used (undefined off Linux). */
+  clientCpu: number | undefined;
+}
+
+/**
+ * Runs one tool against a server started for that run alone and stopped after it: every run
+ * meets an empty bucket (moto holds every object in memory, and a server that already holds
+ * the other tool's 10,000 objects answers more slowly), and the server's CPU is the run's own.
+ */
+async function onFreshServer<T extends { seconds: number }>(
+  name: ServerName,
+  scratch: string,
+  tool: (server: Server) => Promise<T>,
+): Promise<T & RunCost> {
+  const home = await mkdtemp(join(scratch, 'server-'));
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const server = await startServer(name, port, home);
+  try {
+    const server0 = cpuSeconds(server.proc.pid!);
+    const client0 = cpuSeconds('self');
+    const result = await tool(server);
+    const server1 = cpuSeconds(server.proc.pid!);
+    const client1 = cpuSeconds('self');
+    return {
+      ...result,
+      serverCpu: server0 && server1 && server1.own - server0.own,
+      // The tool ran as this process's child, which has ended: its CPU is in `children`.
+      clientCpu: client0 && client1 && client1.children - client0.children,
+    };
+  } finally {
+    await stopServer(server);
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
 /**
  * Rounds alternate the order (courier then aws, then aws then courier, ...) so that drift in
- * the machine's load hits both tools alike; medians are compared.
+ * the machine's load hits both tools alike; medians are compared. Both tools send one PUT per
+ * file; the server's CPU per file shows when the server, not the tool, sets the pace.
  */
 async function benchServer(
   name: ServerName,
   dataDir: string,
   scratch: string,
-  totalBytes: number,
+  data: { files: number; totalBytes: number },
   rounds: number,
 ): Promise<void> {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const server = await startServer(name, port, scratch);
-  try {
-    const courier: Awaited<ReturnType<typeof courierOnce>>[] = [];
-    const aws: number[] = [];
-    for (let round = 1; round <= rounds; round++) {
-      if (round % 2) {
-        courier.push(await courierOnce(name, server, dataDir, scratch, round));
-        aws.push(await awsOnce(name, server, dataDir, round));
-      } else {
-        aws.push(await awsOnce(name, server, dataDir, round));
-        courier.push(await courierOnce(name, server, dataDir, scratch, round));
-      }
-    }
-    const mib = totalBytes / MiB;
-    const line = (label: string, seconds: number[]): string =>
-      `  ${label.padEnd(24)} ${median(seconds).toFixed(2).padStart(8)} s  ${(mib / median(seconds)).toFixed(0).padStart(5)} MiB/s` +
-      (seconds.length > 1 ? `   (runs: ${seconds.map((x) => x.toFixed(1)).join(', ')})` : '');
-    const courierProcess = courier.map((c) => c.processSeconds);
-    process.stdout.write(
-      [
-        `server: ${name}  (${rounds} round${rounds > 1 ? 's' : ''}, medians)`,
-        line(
-          'courier (uploader call)',
-          courier.map((c) => c.seconds),
-        ),
-        line('courier (whole process)', courierProcess),
-        line('aws s3 cp --recursive', aws),
-        `  ratio aws / courier (whole process): ${(median(aws) / median(courierProcess)).toFixed(2)}×  (target ≥ 1.25×)`,
-        `  courier peak RSS: ${Math.max(...courier.map((c) => c.maxRssMiB)).toFixed(0)} MiB  (target < 300 MiB)`,
-        `  courier event-loop lag p99: ${courier.map((c) => c.lagP99Ms.toFixed(1)).join(', ')} ms, max ${Math.max(...courier.map((c) => c.lagMaxMs)).toFixed(1)} ms  (target p99 < 50 ms)`,
-        '',
-      ].join('\n'),
+  const courier: (Awaited<ReturnType<typeof courierOnce>> & RunCost)[] = [];
+  const aws: RunCost[] = [];
+  const runCourier = async (round: number) =>
+    courier.push(
+      await onFreshServer(name, scratch, (server) =>
+        courierOnce(name, server, dataDir, scratch, round),
+      ),
     );
-  } finally {
-    server.proc.kill('SIGTERM');
+  const runAws = async (round: number) =>
+    aws.push(await onFreshServer(name, scratch, (server) => awsOnce(name, server, dataDir, round)));
+  for (let round = 1; round <= rounds; round++) {
+    if (round % 2) {
+      await runCourier(round);
+      await runAws(round);
+    } else {
+      await runAws(round);
+      await runCourier(round);
+    }
   }
+  const mib = data.totalBytes / MiB;
+  const line = (label: string, seconds: number[]): string =>
+    `  ${label.padEnd(24)} ${median(seconds).toFixed(2).padStart(8)} s  ${(mib / median(seconds)).toFixed(0).padStart(5)} MiB/s` +
+    (seconds.length > 1 ? `   (runs: ${seconds.map((x) => x.toFixed(1)).join(', ')})` : '');
+  const courierProcess = courier.map((c) => c.processSeconds);
+  /** Median CPU per file, in ms, of one side of one tool's runs. */
+  const perFile = (runs: RunCost[], side: 'serverCpu' | 'clientCpu'): string => {
+    const values = runs.map((r) => r[side]);
+    if (values.some((v) => v === undefined)) return 'n/a';
+    return `${((median(values as number[]) / data.files) * 1000).toFixed(1)} ms`;
+  };
+  /** How much of the run's wall time the server was busy (one core = 100 %). */
+  const busy = (runs: RunCost[], wall: number[]): string => {
+    const values = runs.map((r, i) => (r.serverCpu === undefined ? NaN : r.serverCpu / wall[i]!));
+    return values.some(Number.isNaN) ? 'n/a' : `${(median(values) * 100).toFixed(0)} %`;
+  };
+  process.stdout.write(
+    [
+      `server: ${name}  (${rounds} round${rounds > 1 ? 's' : ''}, a fresh server each run, medians)`,
+      line(
+        'courier (uploader call)',
+        courier.map((c) => c.seconds),
+      ),
+      line('courier (whole process)', courierProcess),
+      line(
+        'aws s3 cp --recursive',
+        aws.map((a) => a.seconds),
+      ),
+      `  ratio aws / courier (whole process): ${(median(aws.map((a) => a.seconds)) / median(courierProcess)).toFixed(2)}×  (target ≥ 1.25×)`,
+      `  server CPU per file: courier ${perFile(courier, 'serverCpu')}, aws ${perFile(aws, 'serverCpu')}; server busy ${busy(courier, courierProcess)} / ${busy(
+        aws,
+        aws.map((a) => a.seconds),
+      )} of the wall time`,
+      `  uploader CPU per file: courier ${perFile(courier, 'clientCpu')}, aws ${perFile(aws, 'clientCpu')}`,
+      `  courier peak RSS: ${Math.max(...courier.map((c) => c.maxRssMiB)).toFixed(0)} MiB  (target < 300 MiB)`,
+      `  courier event-loop lag p99: ${courier.map((c) => c.lagP99Ms.toFixed(1)).join(', ')} ms, max ${Math.max(...courier.map((c) => c.lagMaxMs)).toFixed(1)} ms  (target p99 < 50 ms)`,
+      '',
+    ].join('\n'),
+  );
 }
 
 async function main(): Promise<void> {
@@ -376,7 +478,7 @@ async function main(): Promise<void> {
         `${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(1)} at start\n`,
     );
     for (const name of which === 'both' ? (['s3rver', 'moto'] as const) : [which]) {
-      await benchServer(name, dataDir, scratch, totalBytes, rounds);
+      await benchServer(name, dataDir, scratch, { files, totalBytes }, rounds);
     }
   } finally {
     await rm(scratch, { recursive: true, force: true });
