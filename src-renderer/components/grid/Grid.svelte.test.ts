@@ -122,6 +122,59 @@ describe('Grid', () => {
     await fireEvent.mouseDown(cell(1), { button: 0 });
     expect(selected()).toEqual([1]);
   });
+
+  it('shows each line in a reused row as it scrolls, and gives the rows in line order', async () => {
+    // 120 tracks; every seventh has an invalid ISRC, and track 45 is left out of deliveries.
+    const tags = Object.fromEntries(
+      Array.from({ length: 120 }, (_, i) => [
+        `A/${String(i + 1).padStart(3, '0')}.flac`,
+        {
+          title: `Song ${i + 1}`,
+          isrc: i % 7 === 0 ? 'bad' : `GBAYE21${String(i).padStart(5, '0')}`,
+        },
+      ]),
+    );
+    const { grid, library } = await libraryWith(tags);
+    library.setExcluded(['id:A/045.flac'], true);
+    render(Grid, { grid });
+    await tick();
+    const table = screen.getByRole('grid', { name: 'Tracks' });
+    const rows = () => [...document.querySelectorAll<HTMLElement>('[role="row"][data-row-id]')];
+    const firstRow = rows()[0]!;
+    const isrc = grid.visible.findIndex((c) => c.id === 'isrc');
+    const title = grid.visible.findIndex((c) => c.id === 'title');
+
+    /** Every row shows the line its aria-rowindex names, and aria-owns lists them in order. */
+    const expectRowsFollowLines = () => {
+      for (const row of rows()) {
+        const index = Number(row.getAttribute('aria-rowindex')) - 2;
+        const n = index + 1;
+        expect(row.dataset.rowId).toBe(grid.lines[index]);
+        const cells = row.querySelectorAll('[role="gridcell"]');
+        expect(cells[title]!.textContent).toBe(`Song ${n}`);
+        expect(cells[title]!.id).toBe(`cell-${index}-${title}`);
+        expect(cells[isrc]!.getAttribute('aria-invalid')).toBe(index % 7 === 0 ? 'true' : null);
+        expect(row.classList.contains('excluded')).toBe(n === 45);
+      }
+      const owned = table.getAttribute('aria-owns')!.split(' ');
+      const order = owned.map((id) => Number(document.getElementById(id)!.ariaRowIndex));
+      expect(order).toEqual([...order].sort((a, b) => a - b));
+      expect(order[0]).toBe(1);
+      expect(owned).toHaveLength(rows().length + 1);
+    };
+    expectRowsFollowLines();
+
+    // jsdom lays nothing out: the scroller says where it is scrolled to.
+    for (const line of [30, 31, 55, 0]) {
+      Object.defineProperty(table, 'scrollTop', { value: line * 28, configurable: true });
+      await fireEvent.scroll(table);
+      await tick();
+      expectRowsFollowLines();
+    }
+    // Scrolled away and back, the first line's row is the element it was: reused, not made anew.
+    expect(rows()[0]).toBe(firstRow);
+    expect(firstRow.getAttribute('aria-rowindex')).toBe('2');
+  });
 });
 
 describe('Grid cells', () => {
