@@ -3,20 +3,32 @@
  * to show a saved library of that many tracks, and to finish checking its files on disk. The saved
  * library is made once from the generated catalog (`scale-catalog.ts`): tags read and the session
  * saved by core, as the app would have, and kept beside the catalog for the next run.
+ *
+ * `--journal-mb N`: the library as quitting in the second after a long save leaves it, before the
+ * fold that waits for saves to pause (or during it): N MB of saves in the journal beside the base
+ * (every row's title edited, in the page's patches), which opening reads before the first row.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { FileGrants } from '../../src-main/core/files/file-grants.js';
 import { listLocalFiles } from '../../src-main/core/files/local-files.js';
+import { patchRowLimit } from '../../src-main/core/library/library-patch.js';
 import {
+  journalPath,
   openLibrarySession,
+  patchLibrarySession,
   saveLibrarySession,
   sessionPath,
 } from '../../src-main/core/library/library-session.js';
-import type { LibrarySession, SessionRow } from '../../src-main/core/library/session-schema.js';
+import {
+  type LibrarySession,
+  type SessionRow,
+  storedRow,
+} from '../../src-main/core/library/session-schema.js';
 import { assignOuterIds } from '../../src-main/core/model/outer-id.js';
 import { readTrackFile } from '../../src-main/core/tags/read-track-file.js';
 import { launchChromium } from '../../test/support/chromium.js';
@@ -29,6 +41,36 @@ const flag = (name: string, fallback: string) => {
 };
 const tracks = Number(flag('--tracks', '10000'));
 const runs = Number(flag('--runs', '3'));
+const journalMb = Number(flag('--journal-mb', '0'));
+
+/**
+ * Edits every row's title in `home`'s library, a patch of `patchRowLimit` rows at a time as the
+ * page saves, until the journal holds `mb` MB; then exits at once (the fold waits for saves to
+ * pause). Runs in a child process of its own (`--write-journal`), so that no fold follows.
+ */
+async function writeJournal(home: string, mb: number): Promise<never> {
+  const opened = await openLibrarySession(home);
+  const rows: SessionRow[] = [];
+  for await (const { row } of opened.rows) rows.push(row);
+  const grants = new FileGrants();
+  for (let i = 0; i < rows.length; i += patchRowLimit) {
+    const edited = rows.slice(i, i + patchRowLimit).map((row) =>
+      storedRow({
+        ...row,
+        draft: {
+          ...row.draft,
+          title: { value: `${row.draft.title?.value ?? ''} ·`, source: { kind: 'manual' } },
+        },
+      }),
+    );
+    await patchLibrarySession(home, grants, { rows: edited, removed: [] });
+    if ((await stat(journalPath(home))).size >= mb * 1024 * 1024) process.exit(0);
+  }
+  console.error(`bench:reopen: every row edited makes a journal under ${mb} MB`);
+  process.exit(1);
+}
+if (process.argv.includes('--write-journal'))
+  await writeJournal(flag('--write-journal', ''), journalMb);
 const root = process.env.BENCH_SCALE_DIR ?? join(homedir(), '.cache', 'courier-bench');
 
 /**
@@ -88,8 +130,29 @@ async function savedHome(catalog: string): Promise<string> {
 }
 
 const catalog = await generateScaleCatalog(join(root, `scale-${tracks}`), tracks);
-const home = await savedHome(catalog.dir);
-console.log(`saved library of ${tracks} tracks: ${home}`);
+const saved = await savedHome(catalog.dir);
+console.log(`saved library of ${tracks} tracks: ${saved}`);
+let home = saved;
+if (journalMb > 0) {
+  home = join(root, `reopen-home-v2-${tracks}-journal-${journalMb}`);
+  const made = join(home, 'library', '.journal-complete');
+  if (!existsSync(made)) {
+    await rm(home, { recursive: true, force: true });
+    await cp(saved, home, { recursive: true });
+    const child = spawnSync(
+      process.execPath,
+      [...process.execArgv, process.argv[1]!, ...process.argv.slice(2), '--write-journal', home],
+      { stdio: 'inherit' },
+    );
+    if (child.status !== 0) process.exit(1);
+    await writeFile(made, '');
+  }
+  const bytes = (path: string) => stat(path).then((info) => (info.size / 1024 / 1024).toFixed(0));
+  console.log(
+    `with ${await bytes(journalPath(home))} MB of saves in the journal beside a base of ` +
+      `${await bytes(sessionPath(home))} MB`,
+  );
+}
 const browser = await launchChromium();
 try {
   for (let run = 0; run < runs; run++) {

@@ -20,6 +20,7 @@ import {
 } from '../../src-main/core/model/artist-ids.js';
 import {
   audioByContentMessage,
+  audioMagicLength,
   fileKind,
   opensForContent,
   sniffAudioExtension,
@@ -308,7 +309,7 @@ export class LibraryState {
           // A file not named as audio (no extension, `.part`) may hold audio: its first bytes say.
           const sniffed =
             opensForContent(item.relativePath) && item.file instanceof Blob
-              ? sniffAudioExtension(await firstBytes(item.file, 16))
+              ? sniffAudioExtension(await firstBytes(item.file, audioMagicLength))
               : null;
           skipped.push({
             relativePath: item.relativePath,

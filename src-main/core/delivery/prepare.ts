@@ -9,8 +9,9 @@ import { basename } from 'node:path';
 import { readSheet } from 'read-excel-file/node';
 
 import { CourierError } from '../errors.js';
-import { isDeliverable, listLocalFiles } from '../files/local-files.js';
+import { isDeliverable, listLocalFiles, sniffAudioFile } from '../files/local-files.js';
 import { albumFindings } from '../model/album-review.js';
+import { audioByContentMessage, opensForContent } from '../model/audio-formats.js';
 import type { CsvEncoding } from '../model/csv-text.js';
 import { draftToTrack } from '../model/ingestion-body.js';
 import {
@@ -31,7 +32,11 @@ import type { DeliveryMode } from './delivery-record.js';
 import { type MasterRead, masterRead, readMasters } from './masters-check.js';
 import { type LocalFile, type PlanFinding, type PlannedTrack, plannedTrack } from './plan.js';
 
-/** The files a delivery of `dir` holds (`listLocalFiles`), and a finding for those it leaves out. */
+/**
+ * The files a delivery of `dir` holds (`listLocalFiles`), and a finding for those it leaves out:
+ * one for all, and one for each file that holds audio under a name that is not an audio format's
+ * (`opensForContent`), which is left out until it is renamed, as the scan and the library say.
+ */
 export async function listAudioFiles(
   dir: string,
 ): Promise<{ files: LocalFile[]; findings: PlanFinding[] }> {
@@ -40,9 +45,22 @@ export async function listAudioFiles(
     .filter((f) => isDeliverable(f.kind))
     .map(({ path, localPath, size, mtimeMs }) => ({ path, localPath, size, mtimeMs }));
   const hidden = listed.filter((f) => f.kind === 'hidden').length;
-  const other = listed.length - files.length - hidden;
+  const misnamed: PlanFinding[] = [];
+  for (const f of listed) {
+    if (!opensForContent(f.path)) continue;
+    const extension = await sniffAudioFile(f.localPath);
+    if (extension) {
+      misnamed.push({
+        level: 'warning',
+        path: f.path,
+        message: audioByContentMessage(f.path, extension),
+      });
+    }
+  }
+  const other = listed.length - files.length - hidden - misnamed.length;
   const left = [
     ...(hidden > 0 ? [`${hidden} hidden (name starting with '.')`] : []),
+    ...(misnamed.length > 0 ? [`${misnamed.length} audio not named as audio (below)`] : []),
     ...(other > 0 ? [`${other} not audio`] : []),
   ];
   const findings: PlanFinding[] =
@@ -52,6 +70,7 @@ export async function listAudioFiles(
             level: 'warning',
             message: `${listed.length - files.length} file(s) left out: ${left.join(', ')}`,
           },
+          ...misnamed,
         ]
       : [];
   return { files, findings };
@@ -108,7 +127,7 @@ export async function prepareDelivery(args: {
 }): Promise<PreparedInput> {
   const listing = args.download ? { files: [], findings: [] } : await listAudioFiles(args.dir);
   const { files } = listing;
-  const findings: PlanFinding[] = args.mode === 'json' ? [] : listing.findings;
+  const findings: PlanFinding[] = [...listing.findings];
   if (args.mode !== 'json') {
     // Tags are not used, but every master is checked.
     const reads = args.download
@@ -135,7 +154,9 @@ export async function prepareDelivery(args: {
     for (const r of read) reads.set(r.file, masterRead(r));
     const review = finishScanReview(read, undefined, mergeCsvInto);
     findings.push(...albumFindings(review.albums));
+    // Audio under another name is read by the scan, and left out with the listing's finding.
     tracks = review.entries
+      .filter((e) => !opensForContent(e.file))
       .filter((e) => e.track || e.findings.some((f) => f.level === 'error'))
       .map((e) =>
         e.draft

@@ -6,10 +6,15 @@
  * sorted by relative path.
  */
 import { type Dirent, readdirSync, type Stats, statSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
-import { type FileKind, fileKind } from '../model/audio-formats.js';
+import {
+  audioMagicLength,
+  type FileKind,
+  fileKind,
+  sniffAudioExtension,
+} from '../model/audio-formats.js';
 
 /** One file found under a folder. */
 export interface LocalFileEntry {
@@ -29,6 +34,25 @@ export function isDeliverable(kind: FileKind): boolean {
 /** The path of `path` relative to `root`, as every listing names it. */
 export function relativeName(root: string, path: string): string {
   return relative(root, path).split(sep).join('/').normalize('NFC');
+}
+
+/**
+ * The extension of the audio a file on disk holds by its first bytes (`sniffAudioExtension`), or
+ * null when they are not audio or cannot be read.
+ */
+export async function sniffAudioFile(localPath: string): Promise<string | null> {
+  const head = new Uint8Array(audioMagicLength);
+  try {
+    const handle = await open(localPath, 'r');
+    try {
+      const { bytesRead } = await handle.read(head, 0, head.length, 0);
+      return sniffAudioExtension(head.subarray(0, bytesRead));
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return null;
+  }
 }
 
 /** Why a file could not be read, in words (from the error of opening or reading it). */

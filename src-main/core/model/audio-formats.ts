@@ -138,6 +138,9 @@ export function fileStem(path: string): string {
   return dot <= 0 ? base : base.slice(0, dot);
 }
 
+/** How many of a file's first bytes `sniffAudioExtension` looks at. */
+export const audioMagicLength = 16;
+
 /**
  * The extension of the audio a file without one holds, from its first bytes (its magic), or
  * null when they are not audio. Such a file is read and shown, but not delivered until it is

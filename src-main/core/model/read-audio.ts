@@ -11,6 +11,7 @@ import { readPlainAiff } from './aiff-read.js';
 import { aiffTextChunks } from './aiff-text.js';
 import {
   audioByContentMessage,
+  audioMagicLength,
   extensionOf,
   opensForContent,
   sniffAudioExtension,
@@ -193,7 +194,7 @@ const containerOfExtension: Record<string, string> = {
 
 /** The cut-short finding of a file that holds no readable audio because it was cut. */
 async function cutBeforeAudio(source: ByteSource, path: string): Promise<Finding | null> {
-  const head = new Uint8Array(16);
+  const head = new Uint8Array(audioMagicLength);
   const n = await source.read(head, 0);
   const sniffed = sniffAudioExtension(head.subarray(0, n)) ?? extensionOf(path);
   const container = containerOfExtension[sniffed];
@@ -203,8 +204,8 @@ async function cutBeforeAudio(source: ByteSource, path: string): Promise<Finding
 
 /** The audio extension of a file not named as audio, from its first bytes; null otherwise. */
 async function sniffedExtension(source: ByteSource, file: string): Promise<string | null> {
-  if (!opensForContent(file) || source.size < 16) return null;
-  const head = new Uint8Array(16);
+  if (!opensForContent(file) || source.size < audioMagicLength) return null;
+  const head = new Uint8Array(audioMagicLength);
   const n = await source.read(head, 0);
   return sniffAudioExtension(head.subarray(0, n));
 }

@@ -5,12 +5,15 @@
  * editor's `.bak`) is opened, and audio found in it is read and shown, but not delivered until it
  * is named for what it is. Artwork and documents are still settled by name, unopened.
  */
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import type { DeliveryMode } from '../../../src-main/core/delivery/delivery-record.js';
+import { planDelivery } from '../../../src-main/core/delivery/plan.js';
+import { prepareDelivery } from '../../../src-main/core/delivery/prepare.js';
 import { unsupportedAudioMessage } from '../../../src-main/core/model/audio-formats.js';
 import type { FileReadResult } from '../../../src-main/core/model/read-result.js';
 import { scanFolder } from '../../../src-main/core/tags/scan-folder.js';
@@ -42,6 +45,13 @@ describe.skipIf(missing.length > 0)('audio under other names', () => {
     await makeAudio('wav', join(root, 'e.wav'));
     await copyFile(join(root, 'e.wav'), join(root, 'e.w64'));
     for (const result of await scanFolder(root)) byFile.set(result.file, result);
+    // A folder to deliver: one master named as audio, the same audio under two other names.
+    const masters = join(root, 'masters');
+    await mkdir(masters);
+    await copyFile(flac, join(masters, 'Track 01.flac'));
+    await copyFile(flac, join(masters, 'Track 01.flac.part'));
+    await copyFile(mp3, join(masters, 'Track 02'));
+    await copyFile(mp3, join(masters, 'cover.jpg'));
   }, 60_000);
 
   afterAll(async () => {
@@ -89,4 +99,47 @@ describe.skipIf(missing.length > 0)('audio under other names', () => {
       findings: notAudio,
     });
   });
+
+  it.each<DeliveryMode>(['json', 'audio_only'])(
+    'delivers without it in %s mode, and says which file is left out and how to deliver it',
+    async (mode) => {
+      const dir = join(root, 'masters');
+      const prepared = await prepareDelivery({ dir, mode });
+      const plan = planDelivery({
+        dir,
+        mode,
+        profile: { name: 'Test', environment: 'development' },
+        bucket: 'bucket',
+        catalogId: 'catalog',
+        files: prepared.files,
+        tracks: prepared.tracks,
+      });
+      // As the delivery service puts them: what preparing found first, then the plan's.
+      const findings = [...prepared.findings, ...plan.findings];
+      expect(plan.blocked).toBe(false);
+      expect(plan.record.files.map((f) => f.path)).toEqual(['Track 01.flac']);
+      if (mode === 'json') expect(plan.record.batches[0]!.outerIds).toHaveLength(1);
+      expect(findings).toEqual(
+        expect.arrayContaining([
+          {
+            level: 'warning',
+            message: '3 file(s) left out: 2 audio not named as audio (below), 1 not audio',
+          },
+          {
+            level: 'warning',
+            path: 'Track 01.flac.part',
+            message:
+              'named .part, but holds .flac audio (read from its content); it is not delivered until its name ends in .flac',
+          },
+          {
+            level: 'warning',
+            path: 'Track 02',
+            message:
+              'no file extension: read as .mp3 from its content; it is not delivered until its name ends in .mp3',
+          },
+        ]),
+      );
+      expect(findings.filter((f) => f.level === 'error')).toEqual([]);
+    },
+  );
 });
