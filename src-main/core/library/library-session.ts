@@ -320,8 +320,15 @@ async function readPlan(dataDir: string): Promise<Plan> {
       `The saved library (${base}) is not readable; clear the library to start again.`,
     );
   }
-  // Bytes: a line's rows are decoded when they are read (`cutJournalLine`).
-  const bytes = await readFile(journalPath(dataDir)).catch(() => Buffer.alloc(0));
+  // Bytes: a line's rows are decoded when they are read (`cutJournalLine`). A journal that is
+  // there but cannot be read stops here: taken as empty, the next fold would drop its saves.
+  const bytes = await readFile(journalPath(dataDir)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return Buffer.alloc(0);
+    throw new CourierError(
+      'invalid_session',
+      `The saved library's journal (${journalPath(dataDir)}) cannot be read (${error.code ?? error.message}); the library is left as it is.`,
+    );
+  });
   // With no base yet, the journal's first line names the epoch.
   const epoch = header
     ? (header.journal?.epoch ?? 'base')

@@ -2,7 +2,7 @@
  * The library saved by what changed (#20): patches append to a journal beside the base, loading
  * applies them, compaction folds them in, and a shrinking save still keeps the larger library.
  */
-import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -261,6 +261,23 @@ describe('the library journal', () => {
     expect(await titles(dir)).toEqual(['a:One']);
     await patchLibrarySession(dir, grants, { rows: [row('b', 'Two')], removed: [] });
     expect(await titles(dir)).toEqual(['a:One', 'b:Two']);
+  });
+
+  it('leaves the library as it is when its journal is there but cannot be read, and saves nothing over it', async () => {
+    const grants = new FileGrants();
+    await saveLibrarySession(dir, grants, { version: 1, rows: [row('a', 'One')], ignored: [] });
+    // The journal a folder: reading it fails. Taken as empty, a fold would drop what it holds.
+    await rm(journalPath(dir), { force: true });
+    await mkdir(journalPath(dir));
+    const base = await readFile(sessionPath(dir));
+    await expect(loadLibrarySession(dir, grants)).rejects.toThrow(
+      /journal \(.+\) cannot be read \(EISDIR\); the library is left as it is\.$/,
+    );
+    await expect(
+      patchLibrarySession(dir, grants, { rows: [row('b', 'Two')], removed: [] }),
+    ).rejects.toThrow();
+    expect(await readFile(sessionPath(dir))).toEqual(base);
+    expect((await stat(journalPath(dir))).isDirectory()).toBe(true);
   });
 
   it('checks a journal row as it is read: a hand-edited row makes the library unreadable, nothing is cut off, and a later save of the row mends it', async () => {
