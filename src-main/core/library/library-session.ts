@@ -107,7 +107,8 @@ class JournalRow {
       ? parseOrUndefined(this.stored.toString('utf8'))
       : this.stored;
     const row = v.safeParse(StoredRowSchema, stored);
-    if (!row.success) throw unreadable(dataDir);
+    // The id the line was cut by is the first; a hand-edited row may name another after it.
+    if (!row.success || row.output.id !== this.id) throw unreadable(dataDir);
     return sessionRow(row.output);
   }
 }

@@ -263,6 +263,22 @@ describe('the library journal', () => {
     expect(await titles(dir)).toEqual(['a:One', 'b:Two']);
   });
 
+  it('makes the library unreadable when a hand-edited journal row names a second id after its own', async () => {
+    const grants = new FileGrants();
+    await patchLibrarySession(dir, grants, {
+      rows: [row('a', 'One'), row('b', 'Two')],
+      removed: [],
+    });
+    // Parsed, a row keeps the last of two ids; the line is cut by the first.
+    const saved = await readFile(journalPath(dir), 'utf8');
+    const edited = saved.replace('{"id":"a",', '{"id":"a","id":"b",');
+    expect(edited).not.toBe(saved);
+    await writeFile(journalPath(dir), edited);
+    await expect(loadLibrarySession(dir, grants)).rejects.toMatchObject({
+      code: 'invalid_session',
+    });
+  });
+
   it('leaves the library as it is when its journal is there but cannot be read, and saves nothing over it', async () => {
     const grants = new FileGrants();
     await saveLibrarySession(dir, grants, { version: 1, rows: [row('a', 'One')], ignored: [] });
