@@ -34,6 +34,19 @@ const titles = async (dir: string) =>
     (r) => `${r.id}:${r.draft.title?.value}`,
   );
 
+/** Saves rows a ('One') and b ('Two') in the journal, then edits it by hand; the edited text. */
+async function handEditedJournal(dir: string, grants: FileGrants, from: string, to: string) {
+  await patchLibrarySession(dir, grants, {
+    rows: [row('a', 'One'), row('b', 'Two')],
+    removed: [],
+  });
+  const saved = await readFile(journalPath(dir), 'utf8');
+  const edited = saved.replace(from, to);
+  expect(edited).not.toBe(saved);
+  await writeFile(journalPath(dir), edited);
+  return edited;
+}
+
 describe('the library journal', () => {
   let dir: string;
   beforeEach(async () => {
@@ -265,15 +278,8 @@ describe('the library journal', () => {
 
   it('makes the library unreadable when a hand-edited journal row names a second id after its own', async () => {
     const grants = new FileGrants();
-    await patchLibrarySession(dir, grants, {
-      rows: [row('a', 'One'), row('b', 'Two')],
-      removed: [],
-    });
     // Parsed, a row keeps the last of two ids; the line is cut by the first.
-    const saved = await readFile(journalPath(dir), 'utf8');
-    const edited = saved.replace('{"id":"a",', '{"id":"a","id":"b",');
-    expect(edited).not.toBe(saved);
-    await writeFile(journalPath(dir), edited);
+    await handEditedJournal(dir, grants, '{"id":"a",', '{"id":"a","id":"b",');
     await expect(loadLibrarySession(dir, grants)).rejects.toMatchObject({
       code: 'invalid_session',
     });
@@ -298,15 +304,8 @@ describe('the library journal', () => {
 
   it('checks a journal row as it is read: a hand-edited row makes the library unreadable, nothing is cut off, and a later save of the row mends it', async () => {
     const grants = new FileGrants();
-    await patchLibrarySession(dir, grants, {
-      rows: [row('a', 'One'), row('b', 'Two')],
-      removed: [],
-    });
     // Row a's title edited by hand into a number: the line is whole, the row is not one.
-    const saved = await readFile(journalPath(dir), 'utf8');
-    const edited = saved.replace('"value":"One"', '"value":1');
-    expect(edited).not.toBe(saved);
-    await writeFile(journalPath(dir), edited);
+    const edited = await handEditedJournal(dir, grants, '"value":"One"', '"value":1');
     await expect(loadLibrarySession(dir, grants)).rejects.toMatchObject({
       code: 'invalid_session',
       message: expect.stringContaining('is not readable'),
